@@ -1,0 +1,221 @@
+#pragma once
+/// @file
+/// The backend interface: Backend → Device → Context (a stream) → Buffer / Module / Function /
+/// Timer. Every backend (cuda, hip, opencl, metal, cpu) implements these classes; the run pipeline
+/// in core/ speaks only to them. Vendor libraries are opened with dlopen inside the backend.
+/// Errors are exceptions (gpurun::Error / BackendError); expected outcomes such as a compile error
+/// are values.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/dims.hpp"
+
+namespace gpurun {
+
+/// A device address as the kernel sees it (CUdeviceptr, or an emulator address).
+using DevicePtr = std::uint64_t;
+
+/// Source languages, detected from the file extension.
+enum class Language { cuda, hip, opencl, metal, ptx };
+
+/// Static properties of a device, filled by the backend.
+struct DeviceProperties {
+  std::string name;           ///< "NVIDIA H200", "gpurun PTX emulator"
+  std::string vendor;         ///< "NVIDIA", "gpurun"
+  std::string arch;           ///< "sm_90"
+  int compute_major = 0;      ///< compute capability, where it applies
+  int compute_minor = 0;
+  int multiprocessors = 0;    ///< SMs (CPU backend: worker threads)
+  int warp_size = 32;
+  std::uint64_t total_memory = 0;          ///< bytes
+  unsigned max_threads_per_block = 1024;
+  Dim3 max_block{1024, 1024, 64};
+  Dim3 max_grid{2147483647u, 65535u, 65535u};
+  std::size_t max_shared_per_block = 48 * 1024;         ///< without opt-in
+  std::size_t max_shared_per_block_optin = 48 * 1024;   ///< with the opt-in attribute
+  std::size_t l2_bytes = 0;
+  int clock_khz = 0;
+  int memory_clock_khz = 0;
+  int memory_bus_bits = 0;
+  double memory_bandwidth_gbs = 0; ///< theoretical, GB/s (0 when unknown)
+  std::string driver_version;      ///< "13.0" (empty when not applicable)
+};
+
+/// Text of a kernel file plus where it came from (for includes and messages).
+struct KernelSource {
+  std::string text;
+  std::filesystem::path path; ///< may be empty for in-memory sources
+  Language language = Language::cuda;
+};
+
+/// Options for a JIT compile.
+struct CompileOptions {
+  std::vector<std::string> defines;      ///< "NAME" or "NAME=VALUE"
+  std::vector<std::string> include_dirs; ///< -I
+  std::string std_version;               ///< "c++17"; empty = compiler default
+  std::string arch;      ///< "sm_90" (binary) / "compute_90" (PTX); empty = the device's own
+  std::vector<std::string> extra;        ///< passed through (--opt)
+  bool line_info = true;                 ///< -lineinfo (the emulator maps PTX lines to source)
+  /// Kernel names as written in the source (possibly templates: "saxpy<float>") whose lowered
+  /// (mangled) names the compiler should report.
+  std::vector<std::string> name_expressions;
+};
+
+/// What a compile produced: a binary the same backend can load later (the compile cache stores
+/// it), or a log explaining why not. A compile error is a value, not an exception.
+struct CompileResult {
+  bool ok = false;
+  std::string log;
+  std::string binary_format;             ///< "ptx", "cubin", …
+  std::vector<std::byte> binary;
+  std::map<std::string, std::string> lowered_names; ///< name expression → mangled name
+  std::string compiler_version;          ///< "nvrtc 13.0"
+  std::string target;                    ///< the arch actually compiled for
+};
+
+/// A kernel parameter as the compiled code lays it out (PTX .param).
+struct ParamLayout {
+  std::size_t offset = 0;
+  std::size_t size = 0;
+  std::size_t align = 0;
+};
+
+/// Per-function resource usage (-1/0 where the backend cannot tell).
+struct FunctionAttributes {
+  int registers = -1;
+  std::size_t static_shared_bytes = 0;
+  std::size_t local_bytes = 0;
+  std::size_t const_bytes = 0;
+  int max_threads_per_block = 0;
+};
+
+/// A device allocation; freed in the destructor.
+class Buffer {
+public:
+  virtual ~Buffer() = default;
+  [[nodiscard]] virtual std::size_t size() const = 0;
+  /// The address passed to kernels.
+  [[nodiscard]] virtual DevicePtr address() const = 0;
+};
+
+/// A kernel entry point in a loaded module.
+class Function {
+public:
+  virtual ~Function() = default;
+  [[nodiscard]] virtual const std::string& name() const = 0; ///< the (lowered) symbol
+  [[nodiscard]] virtual const std::vector<ParamLayout>& params() const = 0;
+  [[nodiscard]] virtual FunctionAttributes attributes() const = 0;
+};
+
+/// A module-scope variable (`__device__`, `__constant__`).
+struct GlobalSymbol {
+  DevicePtr address = 0;
+  std::size_t size = 0;
+};
+
+/// A loaded module.
+class Module {
+public:
+  virtual ~Module() = default;
+  /// Entry points by (lowered) name; throws Error(usage) naming the kernel when absent.
+  [[nodiscard]] virtual Function& function(const std::string& name) = 0;
+  [[nodiscard]] virtual std::vector<std::string> kernel_names() const = 0;
+  /// std::nullopt when there is no such variable.
+  [[nodiscard]] virtual std::optional<GlobalSymbol> global(const std::string& name) = 0;
+};
+
+/// Grid, block and dynamic shared memory of a launch.
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  std::size_t shared_bytes = 0;
+};
+
+/// Kernel arguments as raw bytes, one entry per parameter (a buffer is its 8-byte address).
+struct ArgPack {
+  std::vector<std::vector<std::byte>> values;
+};
+
+/// Device-side timing (events on GPUs, host clock on the CPU backend).
+class Timer {
+public:
+  virtual ~Timer() = default;
+  virtual void start() = 0;
+  virtual void stop() = 0;
+  /// Milliseconds between start and stop; waits for the stop to complete.
+  [[nodiscard]] virtual double elapsed_ms() = 0;
+};
+
+/// Options that apply to one context.
+struct ContextOptions {
+  bool memcheck = false; ///< CPU backend: check every access
+  bool stats = false;    ///< CPU backend: count instructions
+  int cpu_threads = 0;   ///< CPU backend: worker threads (0 = all cores)
+};
+
+/// A context with one stream: allocation, copies, compile, launch, synchronize.
+class Context {
+public:
+  virtual ~Context() = default;
+  [[nodiscard]] virtual std::unique_ptr<Buffer> allocate(std::size_t bytes) = 0;
+  virtual void copy_to_device(Buffer& dst, std::span<const std::byte> src) = 0;
+  virtual void copy_to_host(std::span<std::byte> dst, const Buffer& src) = 0;
+  virtual void copy_device(Buffer& dst, const Buffer& src) = 0;
+  /// Writes host bytes to a module global (`--global`).
+  virtual void copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) = 0;
+  virtual void copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& src) = 0;
+
+  /// JIT compile; a compile error is returned in the result.
+  [[nodiscard]] virtual CompileResult compile(const KernelSource& source,
+                                              const CompileOptions& options) = 0;
+  /// Loads what compile() produced (possibly from the compile cache).
+  [[nodiscard]] virtual std::unique_ptr<Module> load(const CompileResult& compiled) = 0;
+
+  /// Enqueues a launch. The config must already be validated against the device's limits.
+  virtual void launch(Function& fn, const LaunchConfig& config, const ArgPack& args) = 0;
+  /// Waits for all enqueued work; throws Error(timeout) after `timeout_s` seconds (no limit when
+  /// empty) and Error(device) naming the kernel when it faulted.
+  virtual void synchronize(std::optional<double> timeout_s = std::nullopt) = 0;
+  [[nodiscard]] virtual std::unique_ptr<Timer> create_timer() = 0;
+
+  /// Counters of the last launch (CPU backend with stats: warp_instructions, lane_instructions,
+  /// seconds). Optional hook; default: none.
+  [[nodiscard]] virtual std::map<std::string, double> last_launch_stats() const { return {}; }
+};
+
+/// One device of a backend.
+class Device {
+public:
+  virtual ~Device() = default;
+  [[nodiscard]] virtual const DeviceProperties& properties() const = 0;
+  [[nodiscard]] virtual std::unique_ptr<Context> create_context(const ContextOptions& options) = 0;
+};
+
+/// Result of probing a backend: available, or not with the reason.
+struct ProbeResult {
+  bool available = false;
+  std::string reason; ///< "libcuda.so.1 not found", "no device"
+};
+
+/// A backend: cuda, hip, opencl, metal, cpu.
+class Backend {
+public:
+  virtual ~Backend() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  /// Cheap availability check (loads the vendor library once, caches the answer).
+  [[nodiscard]] virtual ProbeResult probe() = 0;
+  /// The devices (empty when unavailable).
+  [[nodiscard]] virtual std::vector<Device*> devices() = 0;
+  /// Languages this backend compiles (CUDA: cuda, ptx; CPU: cuda, hip, ptx).
+  [[nodiscard]] virtual std::vector<Language> languages() const = 0;
+};
+
+} // namespace gpurun

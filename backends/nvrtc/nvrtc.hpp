@@ -1,0 +1,26 @@
+#pragma once
+// NVRTC, opened with dlopen (libnvrtc.so.13, .12, .11.2, libnvrtc.so), shared by the CUDA backend
+// (cubin for the device) and the CPU backend (PTX for the emulator).
+#include <string>
+
+#include "backends/backend.hpp"
+
+namespace gpurun::nvrtc {
+
+struct Availability {
+  bool available = false;
+  std::string reason;  ///< why not ("libnvrtc.so.13 … not found")
+  std::string version; ///< "13.0"
+};
+
+/// Loads NVRTC once (thread-safe) and reports whether it is usable.
+[[nodiscard]] const Availability& probe();
+
+/// Compiles CUDA C++ source. `target` "compute_XX" yields PTX (binary_format "ptx"), "sm_XX" a
+/// cubin (binary_format "cubin"). A compile error is returned (ok=false, log); an unavailable NVRTC
+/// throws Error(unavailable). Includes the compatibility headers that let kernels written for nvcc
+/// (<cstdio>, <cstdint>, <cmath>, <cuda_runtime.h>) compile.
+[[nodiscard]] CompileResult compile(const KernelSource& source, const CompileOptions& options,
+                                    const std::string& target);
+
+} // namespace gpurun::nvrtc

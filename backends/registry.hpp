@@ -1,0 +1,30 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+
+namespace gpurun {
+
+/// Every backend this build has, in the one explicit order: GPU backends first, cpu last.
+[[nodiscard]] std::vector<std::unique_ptr<Backend>> make_backends();
+
+/// The backends plus lookup; owns them for the life of the process.
+class BackendRegistry {
+public:
+  BackendRegistry() : m_backends(make_backends()) {}
+  [[nodiscard]] const std::vector<std::unique_ptr<Backend>>& all() const { return m_backends; }
+  /// nullptr when this build has no backend of that name.
+  [[nodiscard]] Backend* find(const std::string& name) const;
+  /// `auto`: the first available GPU backend, else cpu. Throws Error(unavailable) naming the
+  /// backend and the probe's reason when an explicitly requested backend is unavailable.
+  [[nodiscard]] Backend& select(const std::string& name) const;
+  /// Device N of the backend; Error(unavailable) when out of range.
+  [[nodiscard]] Device& device(Backend& backend, int index) const;
+
+private:
+  std::vector<std::unique_ptr<Backend>> m_backends;
+};
+
+} // namespace gpurun

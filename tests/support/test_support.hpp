@@ -1,0 +1,28 @@
+#pragma once
+// Helpers shared by the test binaries: where things are, running the gpurun binary.
+#include <filesystem>
+#include <string>
+
+namespace gpurun::test {
+
+/// The built gpurun binary ($GPURUN_BIN or the build's path).
+[[nodiscard]] std::string gpurun_bin();
+/// The source tree ($GPURUN_SOURCE_DIR or the configure-time path).
+[[nodiscard]] std::filesystem::path source_dir();
+/// A fresh empty temporary directory, removed at process exit.
+[[nodiscard]] std::filesystem::path temp_dir();
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out; ///< stdout
+  std::string err; ///< stderr
+};
+
+/// Runs `gpurun ARGS` (ARGS is a shell-quoted string) with the working directory `cwd`
+/// (default: the source tree). stdin is /dev/null.
+[[nodiscard]] RunResult run_gpurun(const std::string& args, const std::filesystem::path& cwd = {});
+/// Runs any shell command.
+[[nodiscard]] RunResult run_shell(const std::string& command,
+                                  const std::filesystem::path& cwd = {});
+
+} // namespace gpurun::test
