@@ -1,0 +1,21 @@
+#pragma once
+// Each subcommand lives in its own file (app/run.cpp, app/threads.cpp, …) and registers itself on
+// the CLI11 app through one add_*_command function listed in app/main.cpp. The callback stores
+// the process exit code in `exit_code`; errors are thrown as gpurun::Error and mapped by main().
+#include <CLI/CLI.hpp>
+
+namespace gpurun {
+class BackendRegistry;
+
+struct CommandEnv {
+  BackendRegistry& registry;
+  int& exit_code;
+};
+
+void add_run_command(CLI::App& app, CommandEnv& env);     // app/run.cpp (also the default)
+void add_devices_command(CLI::App& app, CommandEnv& env); // app/devices.cpp
+void add_compile_command(CLI::App& app, CommandEnv& env); // app/compile.cpp
+void add_cache_command(CLI::App& app, CommandEnv& env);   // app/cache.cpp
+void add_threads_command(CLI::App& app, CommandEnv& env); // app/threads.cpp
+
+} // namespace gpurun
