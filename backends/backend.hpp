@@ -186,6 +186,12 @@ public:
   virtual void synchronize(std::optional<double> timeout_s = std::nullopt) = 0;
   [[nodiscard]] virtual std::unique_ptr<Timer> create_timer() = 0;
 
+  /// Identifies the compiler and target for the compile cache key ("nvrtc 13.0 sm_90"); changes
+  /// whenever compile() could produce different output. Optional hook; default: empty.
+  [[nodiscard]] virtual std::string compiler_id() const { return {}; }
+  /// Names a buffer for diagnostics (memcheck findings name it). Optional hook; default: no-op.
+  virtual void name_buffer(const Buffer& buffer, const std::string& name) {}
+
   /// Counters of the last launch (CPU backend with stats: warp_instructions, lane_instructions,
   /// seconds). Optional hook; default: none.
   [[nodiscard]] virtual std::map<std::string, double> last_launch_stats() const { return {}; }
