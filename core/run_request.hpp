@@ -66,12 +66,14 @@ struct CheckReport {
 };
 
 struct Timings {
+  double init_ms = 0;     ///< backend probe, device and context creation (driver init)
   double compile_ms = 0;
   bool cache_hit = false;
   double h2d_ms = 0;
   double kernel_ms = 0;                 ///< first launch (or mean of --repeat)
   std::vector<double> kernel_samples_ms; ///< every launch of --repeat
   double d2h_ms = 0;
+  double total_ms = 0;    ///< from main() to the report
 };
 
 struct RunOutcome {

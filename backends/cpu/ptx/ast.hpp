@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpurun::ptx {
@@ -76,6 +77,7 @@ struct Variable {
   std::optional<std::size_t> array_size;
   std::vector<std::uint8_t> init; ///< initializer as little-endian bytes (empty when none)
   /// Initializer entries that are symbol addresses (generic(sym) / sym): byte offset → symbol.
+  /// The bytes of `init` at that offset hold the addend (`sym+8` → 8), usually 0.
   std::vector<std::pair<std::size_t, std::string>> init_symbols;
   bool is_extern = false;
   bool is_ptr = false; ///< .param .u64 .ptr… qualifiers
@@ -104,7 +106,15 @@ struct Function {
   bool has_body = true;           ///< false for `.extern .func vprintf(...)` prototypes
   std::optional<unsigned> maxntid[3];
   std::optional<unsigned> reqntid[3];
+  std::optional<unsigned> minnctapersm; ///< .minnctapersm
+  std::optional<unsigned> maxnreg;      ///< .maxnreg
+  bool noreturn = false;                ///< .noreturn
   int line = 0;
+
+  /// The parameter named `name`, or nullptr.
+  [[nodiscard]] const Variable* find_param(std::string_view name) const;
+  /// Total bytes of the parameter list as laid out in the .param space (each parameter aligned).
+  [[nodiscard]] std::size_t param_bytes() const;
 };
 
 struct Module {
@@ -114,6 +124,15 @@ struct Module {
   std::vector<Variable> globals;   ///< module-scope .global / .shared / .const
   std::vector<Function> functions;
   std::map<int, std::string> files; ///< .file N "path"
+
+  /// The function (entry or .func) named `name`, or nullptr.
+  [[nodiscard]] const Function* find_function(std::string_view name) const;
+  /// The module-scope variable named `name`, or nullptr.
+  [[nodiscard]] const Variable* find_global(std::string_view name) const;
 };
+
+/// Bytes of one element of a PTX type name without the dot ("u32" → 4, "f16x2" → 4, "pred" → 1,
+/// "b128" → 16); 0 for a name that is no PTX type.
+[[nodiscard]] std::size_t type_size_bytes(std::string_view type);
 
 } // namespace gpurun::ptx

@@ -1,0 +1,108 @@
+// `gpurun compile FILE`: compile only; write the binary (-o), show PTX, report resources.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "app/command.hpp"
+#include "backends/registry.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/language.hpp"
+
+namespace gpurun {
+
+namespace {
+
+struct CompileCommandOptions {
+  std::string file;
+  std::string out;
+  std::string arch;
+  std::string std_version;
+  std::string backend = "auto";
+  std::vector<std::string> defines;
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> opts;
+  bool ptx = false;
+  bool resources = false;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw usage_error(fmt::format("{}: cannot read the kernel file", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// "sm_90" → "compute_90" (PTX for the same architecture).
+std::string virtual_arch(const std::string& arch) {
+  if (arch.rfind("sm_", 0) == 0) return "compute_" + arch.substr(3);
+  return arch;
+}
+
+void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
+  Backend& backend = env.registry.select(o.backend);
+  Device& device = env.registry.device(backend, 0);
+  auto context = device.create_context({});
+
+  KernelSource source{read_text(o.file), o.file, detect_language(o.file)};
+  CompileOptions options;
+  options.defines = o.defines;
+  options.include_dirs = o.include_dirs;
+  options.std_version = o.std_version;
+  options.extra = o.opts;
+  options.arch = o.arch.empty() ? device.properties().arch : o.arch;
+  if (o.ptx) options.arch = virtual_arch(options.arch);
+
+  CompileResult result = context->compile(source, options);
+  if (!result.ok)
+    throw Error(ExitCode::compile, fmt::format("{}: compile failed\n{}", o.file, result.log));
+  if (!result.log.empty()) std::cerr << result.log;
+
+  if (!o.out.empty()) {
+    write_file_atomic(o.out, result.binary);
+    fmt::print("wrote {} ({} bytes, {} for {})\n", o.out, result.binary.size(),
+               result.binary_format, result.target);
+  } else if (o.ptx && result.binary_format == "ptx") {
+    std::cout.write(reinterpret_cast<const char*>(result.binary.data()),
+                    static_cast<std::streamsize>(result.binary.size()));
+  } else if (!o.resources) {
+    fmt::print("{}: ok ({} bytes of {} for {}, {})\n", o.file, result.binary.size(),
+               result.binary_format, result.target, result.compiler_version);
+  }
+
+  if (o.resources) {
+    auto module = context->load(result);
+    fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
+               "local bytes", "max threads");
+    for (const auto& name : module->kernel_names()) {
+      const FunctionAttributes a = module->function(name).attributes();
+      fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", name,
+                 a.registers < 0 ? std::string("-") : std::to_string(a.registers),
+                 a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
+    }
+    fmt::print("({} on {}, {})\n", result.target, backend.name(), device.properties().name);
+  }
+}
+
+} // namespace
+
+void add_compile_command(CLI::App& app, CommandEnv& env) {
+  auto* cmd = app.add_subcommand("compile", "Compile a kernel file without running it");
+  auto o = std::make_shared<CompileCommandOptions>();
+  cmd->add_option("file", o->file, "Kernel file")->required();
+  cmd->add_option("-o,--output", o->out, "Write the binary (cubin or PTX) here");
+  cmd->add_option("--arch", o->arch, "Target: sm_XX (binary) or compute_XX (PTX)");
+  cmd->add_option("--std", o->std_version, "Language standard");
+  cmd->add_option("--backend", o->backend, "auto|cuda|cpu");
+  cmd->add_option("-D", o->defines, "Define")->allow_extra_args(false);
+  cmd->add_option("-I", o->include_dirs, "Include directory")->allow_extra_args(false);
+  cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);
+  cmd->add_flag("--ptx", o->ptx, "Produce PTX (printed unless -o)");
+  cmd->add_flag("--resources", o->resources, "Registers, shared and local memory per kernel");
+  cmd->callback([o, &env] { run_compile(*o, env); });
+}
+
+} // namespace gpurun

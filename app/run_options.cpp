@@ -1,0 +1,118 @@
+#include "app/run_options.hpp"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/dims.hpp"
+#include "core/error.hpp"
+#include "core/expr.hpp"
+#include "core/spec.hpp"
+
+namespace gpurun {
+
+void add_run_options(CLI::App& cmd, RunOptions& o) {
+  cmd.add_option("file", o.file, "Kernel file (.cu .hip .ptx) or JSON run spec (.json)")
+      ->required();
+  cmd.add_option("--spec", o.spec, "JSON run spec (flags override it)");
+  cmd.add_option("--kernel,-k", o.kernel, "Kernel name (templates: 'saxpy<float>')");
+  cmd.add_option("--grid,-g", o.grid, "Grid dimensions X[,Y[,Z]]");
+  cmd.add_option("--block,-b", o.block, "Block dimensions X[,Y[,Z]]");
+  cmd.add_option("--shared", o.shared, "Dynamic shared memory in bytes");
+  cmd.add_option("--arg,-a", o.args, "Kernel argument, one per parameter in order")
+      ->allow_extra_args(false);
+  cmd.add_option("--global", o.globals, "Fill a __device__/__constant__ variable: NAME=SPEC")
+      ->allow_extra_args(false);
+  cmd.add_option("-D", o.defines, "Preprocessor define NAME[=VALUE]")->allow_extra_args(false);
+  cmd.add_option("-I", o.include_dirs, "Include directory")->allow_extra_args(false);
+  cmd.add_option("--std", o.std_version, "Language standard (c++17, c++20)");
+  cmd.add_option("--arch", o.arch, "Target architecture (sm_90, compute_90)");
+  cmd.add_option("--opt", o.opts, "Extra compiler option, passed through")
+      ->allow_extra_args(false);
+  cmd.add_option("--print", o.print, "Buffers to print: outputs (default), all, none, or NAMES");
+  cmd.add_option("--save", o.save_dir, "Write every buffer as DIR/NAME.npy");
+  cmd.add_option("--expect", o.expects, "Expected output: NAME=@ref.npy | NAME=[…] | NAME=SPEC")
+      ->allow_extra_args(false);
+  cmd.add_option("--rtol", o.rtol, "Relative tolerance of --expect (default 1e-5)");
+  cmd.add_option("--atol", o.atol, "Absolute tolerance of --expect (default 1e-8)");
+  cmd.add_option("--repeat", o.repeat, "Launch N times (timing)")->check(CLI::PositiveNumber);
+  cmd.add_option("--timeout", o.timeout_s, "Watchdog: give up on a kernel after SEC seconds")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--backend", o.backend, "auto|cuda|hip|opencl|metal|cpu");
+  cmd.add_option("--device", o.device, "Device index")->check(CLI::NonNegativeNumber);
+  cmd.add_option("--cpu-threads", o.cpu_threads, "CPU backend: worker threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_flag("--json", o.json, "Print one JSON document");
+  cmd.add_flag("--no-cache", o.no_cache, "Do not use the compile cache");
+  cmd.add_flag("--memcheck", o.memcheck, "CPU backend: check every memory access");
+  cmd.add_flag("--stats", o.stats, "CPU backend: count executed instructions");
+  cmd.add_flag("--quiet,-q", o.quiet, "Print only failures");
+}
+
+namespace {
+bool given(const CLI::App& cmd, const char* name) { return cmd.get_option(name)->count() > 0; }
+
+bool is_spec_file(const std::string& path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+} // namespace
+
+RunRequest make_run_request(const CLI::App& cmd, const RunOptions& o) {
+  RunRequest flags;
+  std::set<std::string> set;
+  std::string spec_path = o.spec;
+  if (is_spec_file(o.file)) {
+    if (!spec_path.empty())
+      throw usage_error(fmt::format("--spec {}: FILE {} is already a spec", spec_path, o.file));
+    spec_path = o.file;
+  } else {
+    flags.source = o.file;
+    set.insert("source");
+  }
+  flags.base_dir = std::filesystem::current_path();
+  if (given(cmd, "--kernel")) flags.kernel = o.kernel, set.insert("kernel");
+  if (given(cmd, "--grid")) flags.grid = parse_dims(o.grid, "--grid"), set.insert("grid");
+  if (given(cmd, "--block")) flags.block = parse_dims(o.block, "--block"), set.insert("block");
+  if (given(cmd, "--shared")) {
+    const long long bytes = eval_int_expr(o.shared, "--shared");
+    if (bytes < 0) throw usage_error(fmt::format("--shared {}: must be ≥ 0", o.shared));
+    flags.shared_bytes = static_cast<std::size_t>(bytes);
+    set.insert("shared_bytes");
+  }
+  if (given(cmd, "--arg")) flags.args = o.args, set.insert("args");
+  if (given(cmd, "--global")) flags.globals = o.globals, set.insert("globals");
+  if (given(cmd, "--expect")) flags.expects = o.expects, set.insert("expect");
+  if (given(cmd, "--rtol")) flags.rtol = o.rtol, set.insert("rtol");
+  if (given(cmd, "--atol")) flags.atol = o.atol, set.insert("atol");
+  if (given(cmd, "-D")) flags.compile.defines = o.defines, set.insert("defines");
+  if (given(cmd, "-I")) flags.compile.include_dirs = o.include_dirs, set.insert("include_dirs");
+  if (given(cmd, "--std")) flags.compile.std_version = o.std_version, set.insert("std");
+  if (given(cmd, "--arch")) flags.compile.arch = o.arch, set.insert("arch");
+  if (given(cmd, "--opt")) flags.compile.extra = o.opts, set.insert("options");
+  if (given(cmd, "--print")) flags.print = o.print, set.insert("print");
+  if (given(cmd, "--save")) flags.save_dir = o.save_dir, set.insert("save");
+  if (given(cmd, "--repeat")) flags.repeat = o.repeat, set.insert("repeat");
+  if (given(cmd, "--timeout")) flags.timeout_s = o.timeout_s, set.insert("timeout");
+  if (given(cmd, "--backend")) flags.backend = o.backend, set.insert("backend");
+  if (given(cmd, "--device")) flags.device = o.device, set.insert("device");
+  flags.cpu_threads = o.cpu_threads;
+  flags.json = o.json;
+  flags.use_cache = !o.no_cache;
+  flags.memcheck = o.memcheck;
+  flags.stats = o.stats;
+  flags.quiet = o.quiet;
+
+  if (spec_path.empty()) return flags;
+  RunRequest request = read_spec(spec_path);
+  apply_overrides(request, flags, set);
+  // Flags that only exist on the command line.
+  request.cpu_threads = flags.cpu_threads;
+  request.json = flags.json;
+  request.use_cache = flags.use_cache;
+  request.memcheck = flags.memcheck;
+  request.stats = flags.stats;
+  request.quiet = flags.quiet;
+  return request;
+}
+
+} // namespace gpurun

@@ -1,0 +1,50 @@
+#pragma once
+// The run options shared by `run` (and later `bench`): CLI11 bindings and their translation into
+// a RunRequest, merged over a JSON spec when one is given (flags override the file).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "core/run_request.hpp"
+
+namespace gpurun {
+
+struct RunOptions {
+  std::string file;
+  std::string spec;
+  std::string kernel;
+  std::string grid;
+  std::string block;
+  std::string shared;
+  std::vector<std::string> args;
+  std::vector<std::string> globals;
+  std::vector<std::string> defines;
+  std::vector<std::string> include_dirs;
+  std::string std_version;
+  std::string arch;
+  std::vector<std::string> opts;
+  std::string print;
+  std::string save_dir;
+  std::vector<std::string> expects;
+  double rtol = 0;
+  double atol = 0;
+  int repeat = 1;
+  double timeout_s = 0;
+  std::string backend = "auto";
+  int device = 0;
+  int cpu_threads = 0;
+  bool json = false;
+  bool no_cache = false;
+  bool memcheck = false;
+  bool stats = false;
+  bool quiet = false;
+};
+
+void add_run_options(CLI::App& cmd, RunOptions& options);
+
+/// Builds the request: the spec file (FILE.json or --spec) first, then every flag that was given.
+[[nodiscard]] RunRequest make_run_request(const CLI::App& cmd, const RunOptions& options);
+
+} // namespace gpurun

@@ -1,0 +1,130 @@
+#pragma once
+// The decoded form of a PTX module that the interpreter runs: one flat array of instructions for
+// all functions, every operand already resolved to a register index (immediates and static
+// special registers become read-only registers filled once per warp), labels resolved to
+// instruction indices. Nothing here is a string the hot loop has to look at.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpurun::emu {
+
+struct Warp;
+struct Inst;
+
+/// Executes one non-control instruction for the lanes in `mask`.
+using Handler = void (*)(Warp& warp, const Inst& inst, std::uint32_t mask);
+
+/// Instructions that change which lanes run next are handled by the interpreter loop itself.
+enum class Control : std::uint8_t {
+  none,
+  bra,
+  call,
+  ret,
+  exit,
+  bar_sync,
+  bar_arrive,
+  trap,
+  vprintf,
+};
+
+/// Static special registers: filled into a register slot when a warp starts.
+enum class Special : std::uint8_t {
+  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y,
+  nctaid_z, laneid, warpid, nwarpid, smid, nsmid, lanemask_eq, lanemask_lt, lanemask_le,
+  lanemask_gt, lanemask_ge, warpsize,
+};
+
+inline constexpr std::uint32_t kNoReg = 0xffffffffu;
+
+/// Memory state space of a decoded access.
+enum class Space : std::uint8_t { global, shared, local, param_kernel, param_frame, generic, const_ };
+
+struct Inst {
+  Handler fn = nullptr;
+  Control control = Control::none;
+  bool guard_negated = false;
+  std::uint8_t width = 0;   ///< access size in bytes (ld/st/atom), or operand width
+  std::uint8_t vec = 1;     ///< vector elements of ld/st
+  Space space = Space::generic;
+  std::uint8_t flags = 0;   ///< op-specific (negated predicate sources, …)
+  std::uint32_t guard = kNoReg; ///< predicate register index
+  std::uint32_t d = kNoReg;     ///< destination (register or predicate)
+  std::uint32_t d2 = kNoReg;    ///< second destination (pred of shfl, carry, …)
+  std::uint32_t a = kNoReg, b = kNoReg, c = kNoReg, e = kNoReg; ///< sources
+  std::array<std::uint32_t, 4> v{kNoReg, kNoReg, kNoReg, kNoReg}; ///< vector ld/st registers
+  std::int64_t imm = 0;         ///< address displacement, or an op-specific constant
+  std::uint64_t mask_bits = ~std::uint64_t{0}; ///< destination register width mask
+  std::uint32_t target = 0;     ///< branch target / callee function index
+  std::uint32_t aux = 0;        ///< op-specific (call site index, …)
+  int line = 0;
+  int source_file = 0;
+  int source_line = 0;
+};
+
+/// A `.param`/`.local` variable inside a function's frame (per thread, in local memory).
+struct FrameVar {
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0;
+};
+
+/// Where the argument and return .param variables of one call live in the caller's frame.
+struct CallSite {
+  std::uint32_t callee = 0; ///< function index
+  std::vector<FrameVar> args;
+  std::vector<FrameVar> rets;
+};
+
+struct DecodedFunction {
+  std::string name;
+  bool is_entry = false;
+  bool is_vprintf = false; ///< the external vprintf: handled by the host
+  std::uint32_t begin = 0; ///< first instruction index
+  std::uint32_t end = 0;
+  std::uint32_t frame_bytes = 0; ///< .local depot + .param variables of this function
+  std::vector<FrameVar> params;  ///< .func parameters in the frame
+  std::vector<FrameVar> returns; ///< .func return values in the frame
+  /// Kernel parameters: offset and size in the launch's parameter buffer.
+  std::vector<FrameVar> kernel_params;
+  std::vector<std::size_t> kernel_param_align;
+  std::uint32_t kernel_param_bytes = 0;
+  std::uint32_t static_shared_bytes = 0;
+  std::uint32_t max_threads = 0; ///< .maxntid / .reqntid product (0 = none)
+};
+
+/// A module-scope .global/.const variable: the context allocates it and patches the address.
+struct ModuleVariable {
+  std::string name;
+  std::size_t size = 0;
+  std::size_t align = 1;
+  std::vector<std::uint8_t> init;
+  std::vector<std::pair<std::size_t, std::string>> init_symbols;
+  bool is_const = false;
+};
+
+struct Program {
+  std::vector<Inst> code;
+  std::vector<DecodedFunction> functions;
+  std::vector<CallSite> call_sites;
+  std::uint32_t register_count = 0;  ///< 64-bit register slots per lane
+  std::uint32_t predicate_count = 0; ///< predicate masks per warp
+  /// Register slots holding immediates: filled once per warp.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> constants;
+  std::vector<std::pair<std::uint32_t, Special>> specials;
+  /// Register slots holding a module variable's or shared variable's address, patched at load.
+  std::vector<std::pair<std::uint32_t, std::string>> symbol_slots;
+  /// Register slots holding the address of a .local variable (frame offset added per lane).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> local_symbol_slots;
+  std::vector<ModuleVariable> variables;
+  std::map<std::string, std::uint32_t> shared_offsets; ///< static module/function .shared
+  std::uint32_t static_shared_bytes = 0;
+  std::uint32_t shared_align = 16;
+  /// Per-thread local memory for the deepest call chain (or a fixed stack when recursive).
+  std::uint32_t local_bytes_per_thread = 0;
+  std::map<int, std::string> files; ///< .file N "path"
+};
+
+} // namespace gpurun::emu

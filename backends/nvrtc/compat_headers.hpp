@@ -1,0 +1,21 @@
+#pragma once
+// Small stand-ins for the C/C++ and CUDA runtime headers that kernels written for nvcc include
+// but NVRTC cannot open (it has no host standard library). They are handed to NVRTC in memory.
+#include <span>
+
+namespace gpurun::nvrtc {
+
+struct CompatHeader {
+  const char* name; ///< as written in #include <…>
+  const char* text;
+};
+
+/// Every compatibility header: cstdio stdio.h cstdint stdint.h cstddef stddef.h cmath math.h
+/// cassert assert.h climits limits.h cfloat float.h cstdlib stdlib.h cuda_runtime.h cuda.h.
+[[nodiscard]] std::span<const CompatHeader> compat_headers();
+
+/// Pre-included into every program, as nvcc implicitly includes cuda_runtime.h: fixed-width
+/// integers, printf, std:: math and size_t are available without any #include.
+inline constexpr const char* implicit_header = "cuda_runtime.h";
+
+} // namespace gpurun::nvrtc

@@ -1,0 +1,16 @@
+#pragma once
+#include <filesystem>
+#include <string_view>
+
+#include "backends/backend.hpp"
+
+namespace gpurun {
+
+/// The source language of a kernel file, from its extension (.cu .cuh → cuda, .hip → hip,
+/// .cl → opencl, .metal → metal, .ptx → ptx). Throws Error(usage) naming the file otherwise.
+[[nodiscard]] Language detect_language(const std::filesystem::path& file);
+
+/// "cuda", "hip", "opencl", "metal", "ptx".
+[[nodiscard]] std::string_view language_name(Language language);
+
+} // namespace gpurun

@@ -1,0 +1,315 @@
+#include "core/run.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/arg_spec.hpp"
+#include "core/bind.hpp"
+#include "core/check.hpp"
+#include "core/compile_cache.hpp"
+#include "core/error.hpp"
+#include "core/fill.hpp"
+#include "core/language.hpp"
+#include "core/launch_limits.hpp"
+#include "core/npy.hpp"
+#include "core/ptx_entries.hpp"
+#include "core/signature.hpp"
+
+namespace gpurun {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw usage_error(fmt::format("{}: cannot read the kernel file", path.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// "saxpy<float>" → "saxpy".
+std::string base_name(const std::string& expression) {
+  return expression.substr(0, expression.find('<'));
+}
+
+/// The kernel the request means, with its C signature (empty params for PTX sources, whose
+/// signature comes from the compiled parameter list alone).
+struct ResolvedKernel {
+  std::string expression;                 ///< as written: "saxpy<float>"
+  std::optional<KernelSignature> signature;
+  bool needs_lowering = false;            ///< C++ linkage: ask the compiler for the mangled name
+};
+
+std::string kernel_list(const std::vector<std::string>& names) {
+  return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
+}
+
+ResolvedKernel resolve_kernel(const RunRequest& request, const KernelSource& source) {
+  ResolvedKernel resolved;
+  if (source.language == Language::ptx) {
+    auto entries = ptx_entry_names(source.text);
+    if (request.kernel) {
+      if (std::find(entries.begin(), entries.end(), *request.kernel) == entries.end())
+        throw usage_error(fmt::format("--kernel {}: no such kernel in {} (kernels: {})",
+                                      *request.kernel, source.path.string(),
+                                      kernel_list(entries)));
+      resolved.expression = *request.kernel;
+    } else if (entries.size() == 1) {
+      resolved.expression = entries.front();
+    } else {
+      throw usage_error(fmt::format("--kernel: {} has {} kernels ({}); name one",
+                                    source.path.string(), entries.size(), kernel_list(entries)));
+    }
+    return resolved;
+  }
+
+  auto kernels = find_kernels(source.text);
+  std::vector<std::string> names;
+  for (const auto& k : kernels) names.push_back(k.name);
+  const KernelSignature* found = nullptr;
+  if (request.kernel) {
+    const std::string wanted = base_name(*request.kernel);
+    for (const auto& k : kernels)
+      if (k.name == wanted) found = &k;
+    if (found == nullptr)
+      throw usage_error(fmt::format("--kernel {}: no such kernel in {} (kernels: {})",
+                                    *request.kernel, source.path.string(), kernel_list(names)));
+    resolved.expression = *request.kernel;
+  } else if (kernels.size() == 1) {
+    found = &kernels.front();
+    resolved.expression = found->name;
+  } else {
+    throw usage_error(fmt::format("--kernel: {} has {} kernels ({}); name one",
+                                  source.path.string(), kernels.size(), kernel_list(names)));
+  }
+  if (found->is_template) {
+    if (resolved.expression.find('<') == std::string::npos)
+      throw usage_error(fmt::format(
+          "--kernel {}: a template kernel needs its arguments, e.g. --kernel '{}<float>'",
+          resolved.expression, found->name));
+    resolved.signature = instantiate(*found, resolved.expression);
+  } else {
+    resolved.signature = *found;
+  }
+  resolved.needs_lowering = !found->extern_c;
+  return resolved;
+}
+
+/// Compiles through the cache: a hit skips the compiler entirely.
+CompileResult compile_cached(Context& context, const KernelSource& source,
+                             const CompileOptions& options, const std::string& backend,
+                             bool use_cache, Timings& timings) {
+  const auto start = Clock::now();
+  std::optional<CompileCache> cache;
+  std::string key;
+  if (use_cache) {
+    cache.emplace(CompileCache::default_dir());
+    key = cache->key(source, options, context.compiler_id(), backend);
+    if (auto hit = cache->load(key)) {
+      timings.cache_hit = true;
+      timings.compile_ms = ms_since(start);
+      return std::move(*hit);
+    }
+  }
+  CompileResult result = context.compile(source, options);
+  if (!result.ok)
+    throw Error(ExitCode::compile,
+                fmt::format("{}: compile failed\n{}", source.path.string(), result.log));
+  if (cache) cache->store(key, result);
+  timings.compile_ms = ms_since(start);
+  return result;
+}
+
+/// A buffer argument on both sides of the copy.
+struct BoundBuffer {
+  std::string name;
+  bool is_input = false;
+  HostBuffer host;
+  std::unique_ptr<Buffer> device;
+};
+
+/// A module global named by --global, filled before launch and read back after.
+struct BoundGlobal {
+  std::string name;
+  GlobalSymbol symbol;
+  HostBuffer host;
+};
+
+HostBuffer make_host_buffer(const ArgSpec& spec, const std::filesystem::path& base_dir) {
+  HostBuffer buffer(*spec.dtype, spec.shape);
+  apply_fill(spec.fill, buffer, base_dir);
+  return buffer;
+}
+
+std::vector<std::byte> address_bytes(DevicePtr address) {
+  std::vector<std::byte> bytes(sizeof address);
+  std::memcpy(bytes.data(), &address, sizeof address);
+  return bytes;
+}
+
+void save_buffer(const std::filesystem::path& dir, const std::string& name, const HostBuffer& b) {
+  std::filesystem::create_directories(dir);
+  write_npy(dir / (name + ".npy"), b);
+}
+
+} // namespace
+
+RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
+                      const BeforeLaunch& before_launch) {
+  RunOutcome outcome;
+  outcome.backend = target.backend_name;
+  outcome.device_index = target.device_index;
+  const DeviceProperties& props = target.device->properties();
+  outcome.device_name = props.name;
+
+  // Load the source and find the kernel and its signature.
+  KernelSource source{read_text(request.source), request.source,
+                      detect_language(request.source)};
+  ResolvedKernel kernel = resolve_kernel(request, source);
+  outcome.kernel = kernel.expression;
+
+  if (!request.grid) throw usage_error("--grid: required (e.g. --grid 1 or --grid 2,2)");
+  if (!request.block) throw usage_error("--block: required (e.g. --block 256 or --block 16,16)");
+  outcome.launch = LaunchConfig{*request.grid, *request.block, request.shared_bytes};
+
+  // Bind and type-check the arguments before anything is compiled or allocated.
+  std::vector<ArgSpec> specs;
+  specs.reserve(request.args.size());
+  for (const auto& text : request.args) specs.push_back(parse_arg_spec(text));
+  std::vector<BoundArg> bound;
+  if (kernel.signature) bound = bind_args(*kernel.signature, specs);
+
+  // Compile (or load from the cache) and resolve the function.
+  ContextOptions context_options;
+  context_options.memcheck = request.memcheck;
+  context_options.stats = request.stats;
+  context_options.cpu_threads = request.cpu_threads;
+  const auto init_start = Clock::now();
+  auto context = target.device->create_context(context_options);
+  outcome.timings.init_ms = ms_since(init_start);
+  CompileOptions options = request.compile;
+  if (kernel.needs_lowering) options.name_expressions.push_back(kernel.expression);
+  CompileResult compiled = compile_cached(*context, source, options, target.backend_name,
+                                          request.use_cache, outcome.timings);
+  auto module = context->load(compiled);
+  outcome.lowered_name = kernel.expression;
+  if (auto it = compiled.lowered_names.find(kernel.expression); it != compiled.lowered_names.end())
+    outcome.lowered_name = it->second;
+  Function& function = module->function(outcome.lowered_name);
+  outcome.attributes = function.attributes();
+
+  if (kernel.signature) {
+    check_layout(*kernel.signature, function.params());
+  } else {
+    // PTX: no C types; every argument must say its type and match the .param sizes.
+    bound = bind_args_to_layout(function.params(), specs);
+  }
+  validate_launch(outcome.launch, props, outcome.attributes.static_shared_bytes);
+
+  // Allocate, fill and copy in.
+  const auto h2d_start = Clock::now();
+  std::vector<BoundBuffer> buffers;
+  ArgPack pack;
+  for (const auto& arg : bound) {
+    if (arg.spec.kind == ArgSpec::Kind::scalar) {
+      pack.values.push_back(encode_scalar(*arg.scalar_type, arg.spec.scalar_text, arg.name));
+      continue;
+    }
+    BoundBuffer b;
+    b.name = arg.name;
+    b.is_input = arg.is_input;
+    b.host = make_host_buffer(arg.spec, request.base_dir);
+    b.device = context->allocate(std::max<std::size_t>(b.host.size_bytes(), 1));
+    context->name_buffer(*b.device, b.name);
+    context->copy_to_device(*b.device, b.host.bytes());
+    pack.values.push_back(address_bytes(b.device->address()));
+    buffers.push_back(std::move(b));
+  }
+  std::vector<BoundGlobal> globals;
+  for (const auto& text : request.globals) {
+    auto [name, value] = split_name_value(text, "--global");
+    auto symbol = module->global(name);
+    if (!symbol)
+      throw usage_error(fmt::format("--global {}: no __device__ or __constant__ variable named "
+                                    "'{}' in the module",
+                                    text, name));
+    ArgSpec spec = parse_arg_spec(value);
+    if (spec.kind != ArgSpec::Kind::buffer)
+      throw usage_error(fmt::format("--global {}: expected a buffer spec such as f32[4]:[1,2,3,4]",
+                                    text));
+    BoundGlobal g{name, *symbol, make_host_buffer(spec, request.base_dir)};
+    if (g.host.size_bytes() != symbol->size)
+      throw usage_error(fmt::format("--global {}: {} bytes given for '{}', which has {} bytes",
+                                    text, g.host.size_bytes(), name, symbol->size));
+    context->copy_to_symbol(g.symbol, g.host.bytes());
+    globals.push_back(std::move(g));
+  }
+  outcome.timings.h2d_ms = ms_since(h2d_start);
+
+  // Launch: the first launch produces the results; --repeat adds timing-only launches.
+  if (before_launch) before_launch(outcome);
+  std::fflush(stdout);
+  auto timer = context->create_timer();
+  timer->start();
+  context->launch(function, outcome.launch, pack);
+  timer->stop();
+  context->synchronize(request.timeout_s);
+  outcome.timings.kernel_samples_ms.push_back(timer->elapsed_ms());
+  outcome.stats = context->last_launch_stats();
+
+  // Copy out.
+  const auto d2h_start = Clock::now();
+  for (auto& b : buffers) {
+    BufferReport report{b.name, b.is_input, b.host, HostBuffer(b.host.dtype(), b.host.shape())};
+    context->copy_to_host(report.after.bytes(), *b.device);
+    outcome.buffers.push_back(std::move(report));
+  }
+  for (auto& g : globals) {
+    BufferReport report{g.name, false, g.host, HostBuffer(g.host.dtype(), g.host.shape())};
+    context->copy_from_symbol(report.after.bytes(), g.symbol);
+    outcome.buffers.push_back(std::move(report));
+  }
+  outcome.timings.d2h_ms = ms_since(d2h_start);
+
+  for (int i = 1; i < request.repeat; ++i) {
+    timer->start();
+    context->launch(function, outcome.launch, pack);
+    timer->stop();
+    context->synchronize(request.timeout_s);
+    outcome.timings.kernel_samples_ms.push_back(timer->elapsed_ms());
+  }
+  double total = 0;
+  for (double s : outcome.timings.kernel_samples_ms) total += s;
+  outcome.timings.kernel_ms = total / static_cast<double>(outcome.timings.kernel_samples_ms.size());
+
+  // Check expectations.
+  for (const auto& text : request.expects) {
+    auto [name, value] = split_name_value(text, "--expect");
+    const BufferReport* got = nullptr;
+    for (const auto& b : outcome.buffers)
+      if (b.name == name) got = &b;
+    if (got == nullptr)
+      throw usage_error(fmt::format("--expect {}: no buffer named '{}'", text, name));
+    HostBuffer expected = parse_expectation(value, got->after, request.base_dir);
+    CheckReport check = compare_buffers(name, got->after, expected, request.rtol, request.atol);
+    if (!check.passed) outcome.status = "check_failed";
+    outcome.checks.push_back(std::move(check));
+  }
+
+  if (request.save_dir)
+    for (const auto& b : outcome.buffers) save_buffer(*request.save_dir, b.name, b.after);
+  return outcome;
+}
+
+} // namespace gpurun

@@ -1,0 +1,55 @@
+#!/bin/bash
+# Runs every GPU check on a machine with an NVIDIA GPU, from a build folder made elsewhere
+# (build/ carried along). Prints a short table last. Usage: scripts/gpu-check.sh [OUTDIR]
+set -u
+cd "$(dirname "$0")/.."
+OUT=${1:-${OUT:-/tmp/gpurun-gpu}}
+mkdir -p "$OUT"
+export GPURUN_BIN=$PWD/build/gpurun GPURUN_SOURCE_DIR=$PWD
+G=$GPURUN_BIN
+declare -a rows
+
+row() { rows+=("$(printf '%-44s %s' "$1" "$2")"); }
+check() { # NAME CMD...: runs CMD, records pass/fail
+  local name=$1; shift
+  if "$@" >"$OUT/$name.log" 2>&1; then row "$name" "PASS"; else row "$name" "FAIL (rc $?)"; fi
+}
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+$G devices | tee "$OUT/devices.txt"
+
+# 1. gpu-labelled tests (test binaries run directly: ctest paths differ here)
+check gpu_tests build/tests/gpu_tests --gtest_brief=1
+check unit_cuda build/tests/unit_cuda --gtest_brief=1
+
+# 2. every bundled example on CUDA, and bit-for-bit against the CPU backend
+for spec in kernels/examples/*.json; do
+  name=$(basename "$spec" .json)
+  check "example_cuda_$name" $G "$spec" --backend cuda
+  rm -rf "$OUT/cmp"; mkdir -p "$OUT/cmp/cuda" "$OUT/cmp/cpu"
+  if $G "$spec" --backend cuda --save "$OUT/cmp/cuda" -q >/dev/null 2>&1 &&
+     $G "$spec" --backend cpu --save "$OUT/cmp/cpu" -q >/dev/null 2>&1; then
+    if python3 scripts/compare_npy.py "$OUT/cmp/cuda" "$OUT/cmp/cpu" >"$OUT/conf_$name.log" 2>&1; then
+      row "conformance_$name (cuda == cpu)" "PASS"
+    else row "conformance_$name (cuda == cpu)" "FAIL: $(tail -1 "$OUT/conf_$name.log")"; fi
+  else row "conformance_$name (cuda == cpu)" "FAIL (run)"; fi
+done
+
+# 3. threads --run on the GPU
+check threads_run_cuda $G threads --run --backend cuda --grid 4,2 --block 8,4,2
+
+# 4. fault and watchdog: exit codes 4 and 124
+$G tests/data/e2e/oob.cu --backend cuda --grid 64 --block 1024 --arg 'x=f32[8]' >"$OUT/fault.log" 2>&1
+row "fault -> exit 4" "rc $? ($(grep -o "CUDA_ERROR_[A-Z_]*" "$OUT/fault.log" | head -1))"
+start=$(date +%s.%N)
+$G tests/data/e2e/hang.cu --backend cuda --grid 1 --block 1 --arg 'flag=i32[1]:0' --timeout 1 >"$OUT/hang.log" 2>&1
+rc=$?; end=$(date +%s.%N)
+row "hang --timeout 1 -> exit 124" "rc $rc after $(python3 -c "print(f'{$end-$start:.2f}')") s"
+
+# 5. end-to-end time of scalar_add.json: cold cache vs warm cache, gpurun vs CuPy RawKernel
+python3 scripts/time_scalar_add.py "$G" "$OUT" | tee "$OUT/timing.txt"
+
+echo
+echo "==== gpurun GPU checks ===="
+printf '%s\n' "${rows[@]}"
+cat "$OUT/timing.txt"

@@ -1,0 +1,157 @@
+// End-to-end: the real gpurun binary on the CPU backend (CI has no GPU).
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.hpp"
+
+namespace gpurun::test {
+namespace {
+
+const char* cpu = " --backend cpu --no-cache";
+
+nlohmann::json run_json(const std::string& args) {
+  auto r = run_gpurun(args + cpu + " --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+std::vector<double> values(const nlohmann::json& doc, const std::string& buffer) {
+  return doc.at("buffers").at(buffer).at("values").get<std::vector<double>>();
+}
+
+TEST(RunE2E, SeedScalarAddFromFlags) {
+  auto r = run_gpurun("kernels/examples/scalar_add.cu --grid 1 --block 20 "
+                      "--arg 'vector=f32[20]:iota' --arg 'size=20' --arg 'scalar=20.0'" +
+                      std::string(cpu));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("scalar_add<<<(1,1,1),(20,1,1)>>>"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("19."), std::string::npos) << r.out;  // before
+  EXPECT_NE(r.out.find("39."), std::string::npos) << r.out;  // after
+}
+
+TEST(RunE2E, SeedScalarAddJson) {
+  auto doc = run_json("kernels/examples/scalar_add.json");
+  EXPECT_EQ(doc["kernel"], "scalar_add");
+  EXPECT_EQ(doc["backend"], "cpu");
+  EXPECT_EQ(doc["grid"], nlohmann::json::array({1, 1, 1}));
+  EXPECT_EQ(doc["block"], nlohmann::json::array({20, 1, 1}));
+  EXPECT_EQ(doc["status"], "ok");
+  auto v = values(doc, "vector");
+  ASSERT_EQ(v.size(), 20u);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(v[i], 20.0 + i);
+  EXPECT_TRUE(doc["timings_ms"].contains("compile"));
+  EXPECT_TRUE(doc["timings_ms"].contains("kernel"));
+  EXPECT_TRUE(doc["timings_ms"].contains("cache_hit"));
+  ASSERT_EQ(doc["checks"].size(), 1u);
+  EXPECT_EQ(doc["checks"][0]["passed"], true);
+}
+
+TEST(RunE2E, EveryBundledExamplePassesItsChecks) {
+  for (const char* spec : {"scalar_add", "vector_add", "saxpy", "reduce_sum", "polynomial"}) {
+    auto r = run_gpurun(std::string("kernels/examples/") + spec + ".json" + cpu);
+    EXPECT_EQ(r.exit_code, 0) << spec << "\n" << r.out << r.err;
+  }
+}
+
+TEST(RunE2E, PrintThreadsPrintsEveryThread) {
+  auto r = run_gpurun(std::string("kernels/examples/print_threads.json") + cpu);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::size_t lines = 0;
+  for (std::size_t p = r.out.find("block_idx"); p != std::string::npos;
+       p = r.out.find("block_idx", p + 1))
+    ++lines;
+  EXPECT_EQ(lines, 128u);
+  EXPECT_NE(r.out.find("block_idx: [1, 1, 0]\tthread_idx: [3, 3, 1]\tglobal_idx: [7, 7, 1]"),
+            std::string::npos);
+}
+
+TEST(RunE2E, FailedExpectExitsOne) {
+  auto r = run_gpurun("kernels/examples/scalar_add.json --expect 'vector=f32[20]:0'" +
+                      std::string(cpu));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("vector"), std::string::npos);
+}
+
+TEST(RunE2E, FlagsOverrideTheSpec) {
+  auto doc = run_json("kernels/examples/scalar_add.json --arg 'vector=f32[20]:ones' --arg size=20 "
+                      "--arg scalar=1.5 --expect 'vector=f32[20]:2.5'");
+  auto v = values(doc, "vector");
+  EXPECT_EQ(v[0], 2.5);
+  EXPECT_EQ(v[19], 2.5);
+}
+
+TEST(RunE2E, SaveWritesNpyFiles) {
+  auto dir = temp_dir();
+  auto r = run_gpurun("kernels/examples/vector_add.json --save " + dir.string() + cpu);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "c.npy"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "a.npy"));
+  // 10-byte magic+version, header, then 1000 float32 values.
+  EXPECT_GT(std::filesystem::file_size(dir / "c.npy"), 4000u);
+}
+
+TEST(RunE2E, ExpectAgainstAnNpyFileWritten) {
+  auto dir = temp_dir();
+  ASSERT_EQ(run_gpurun("kernels/examples/vector_add.json --save " + dir.string() + cpu).exit_code,
+            0);
+  auto r = run_gpurun("kernels/examples/vector_add.json --expect 'c=@" + (dir / "c.npy").string() +
+                      "'" + cpu);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(RunE2E, CompileCacheHitsOnTheSecondRun) {
+  auto cache = temp_dir();
+  const std::string env = "GPURUN_CACHE_DIR=" + cache.string() + " ";
+  auto first = run_shell(env + gpurun_bin() + " kernels/examples/scalar_add.json --backend cpu --json");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  auto second = run_shell(env + gpurun_bin() + " kernels/examples/scalar_add.json --backend cpu --json");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(nlohmann::json::parse(first.out)["timings_ms"]["cache_hit"], false);
+  EXPECT_EQ(nlohmann::json::parse(second.out)["timings_ms"]["cache_hit"], true);
+  auto info = run_shell(env + gpurun_bin() + " cache info");
+  EXPECT_NE(info.out.find("entries: 1"), std::string::npos) << info.out;
+  auto cleared = run_shell(env + gpurun_bin() + " cache clear");
+  EXPECT_EQ(cleared.exit_code, 0);
+  EXPECT_NE(run_shell(env + gpurun_bin() + " cache info").out.find("entries: 0"),
+            std::string::npos);
+}
+
+TEST(RunE2E, KernelsWrittenForNvccCompile) {
+  auto dir = temp_dir();
+  std::ofstream(dir / "k.cu") << "#include <cstdio>\n#include <cstdint>\n#include <cmath>\n"
+                                 "#include <cuda_runtime.h>\n"
+                                 "extern \"C\" __global__ void k(float* x, int64_t n) {\n"
+                                 "  int i = threadIdx.x; if (i < n) x[i] = sqrtf((float)i);\n}\n";
+  auto doc = run_json((dir / "k.cu").string() + " --grid 1 --block 4 --arg 'x=f32[4]' --arg n=4");
+  auto v = values(doc, "x");
+  EXPECT_EQ(v[3], std::sqrt(3.0f));
+}
+
+TEST(RunE2E, DevicesListsTheCpuBackend) {
+  auto r = run_gpurun("devices --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  bool cpu_found = false;
+  for (const auto& b : doc["backends"])
+    if (b["name"] == "cpu") {
+      cpu_found = true;
+      EXPECT_EQ(b["available"], true);
+      EXPECT_EQ(b["devices"][0]["warp_size"], 32);
+    }
+  EXPECT_TRUE(cpu_found);
+  EXPECT_EQ(run_gpurun("devices --check cpu").exit_code, 0);
+}
+
+TEST(RunE2E, CompileResourcesWorksWithoutAGpu) {
+  auto r = run_gpurun("compile kernels/examples/reduce_sum.cu --backend cpu --resources");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("reduce_sum"), std::string::npos) << r.out;
+  auto ptx = run_gpurun("compile kernels/examples/scalar_add.cu --backend cpu --ptx");
+  ASSERT_EQ(ptx.exit_code, 0) << ptx.err;
+  EXPECT_NE(ptx.out.find(".entry scalar_add"), std::string::npos);
+}
+
+} // namespace
+} // namespace gpurun::test
