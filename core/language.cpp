@@ -13,11 +13,16 @@ Language detect_language(const std::filesystem::path& file) {
   // Extensions are matched case-insensitively: "KERNEL.CU" is still CUDA on case-folding systems.
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == ".cu" || ext == ".cuh") return Language::cuda;
-  if (ext == ".hip") return Language::hip;
-  if (ext == ".cl") return Language::opencl;
-  if (ext == ".metal") return Language::metal;
-  if (ext == ".ptx") return Language::ptx;
+  if (ext == ".cu" || ext == ".cuh")
+    return Language::cuda;
+  if (ext == ".hip")
+    return Language::hip;
+  if (ext == ".cl")
+    return Language::opencl;
+  if (ext == ".metal")
+    return Language::metal;
+  if (ext == ".ptx")
+    return Language::ptx;
   throw usage_error("cannot tell the kernel language of '" + file.string() +
                     "': expected .cu, .cuh, .hip, .cl, .metal or .ptx");
 }

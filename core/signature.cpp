@@ -42,11 +42,14 @@ bool is_attribute_call(const Token& t) {
 std::size_t skip_balanced(const std::vector<Token>& t, std::size_t open) {
   int depth = 0;
   for (std::size_t i = open; i < t.size(); ++i) {
-    if (t[i].kind != TokenKind::punct) continue;
+    if (t[i].kind != TokenKind::punct)
+      continue;
     const std::string& p = t[i].text;
-    if (p == "(" || p == "[" || p == "{") ++depth;
+    if (p == "(" || p == "[" || p == "{")
+      ++depth;
     else if (p == ")" || p == "]" || p == "}") {
-      if (--depth == 0) return i + 1;
+      if (--depth == 0)
+        return i + 1;
     }
   }
   return t.size();
@@ -62,8 +65,10 @@ std::vector<std::vector<Token>> split_top_level(const std::vector<Token>& t, std
     const Token& tok = t[i];
     if (tok.kind == TokenKind::punct) {
       const std::string& p = tok.text;
-      if (p == "(" || p == "[" || p == "{") ++depth;
-      else if (p == ")" || p == "]" || p == "}") --depth;
+      if (p == "(" || p == "[" || p == "{")
+        ++depth;
+      else if (p == ")" || p == "]" || p == "}")
+        --depth;
       else if (p == "<" && i > begin &&
                (t[i - 1].kind == TokenKind::identifier || is_punct(t[i - 1], "::"))) {
         ++angle;
@@ -76,7 +81,8 @@ std::vector<std::vector<Token>> split_top_level(const std::vector<Token>& t, std
     }
     parts.back().push_back(tok);
   }
-  if (parts.size() == 1 && parts[0].empty()) parts.clear();
+  if (parts.size() == 1 && parts[0].empty())
+    parts.clear();
   return parts;
 }
 
@@ -101,14 +107,16 @@ Analyzed analyze_param(std::vector<Token> toks, bool detect_name) {
       i = skip_balanced(toks, i) - 1; // [[attribute]]
       continue;
     }
-    if (toks[i].kind == TokenKind::identifier && is_ignored_qualifier(toks[i].text)) continue;
+    if (toks[i].kind == TokenKind::identifier && is_ignored_qualifier(toks[i].text))
+      continue;
     kept.push_back(toks[i]);
   }
   // An array parameter ("float x[]", "float x[16]") is a pointer.
   int pointer_levels = 0;
   while (!kept.empty() && is_punct(kept.back(), "]")) {
     std::size_t open = kept.size() - 1;
-    while (open > 0 && !is_punct(kept[open], "[")) --open;
+    while (open > 0 && !is_punct(kept[open], "["))
+      --open;
     kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(open), kept.end());
     ++pointer_levels;
   }
@@ -117,7 +125,8 @@ Analyzed analyze_param(std::vector<Token> toks, bool detect_name) {
     // The last word is the name when something type-like precedes it ("T a", "int* p").
     bool has_type = false;
     for (std::size_t i = 0; i + 1 < kept.size(); ++i) {
-      if (!is_ident(kept[i], "const")) has_type = true;
+      if (!is_ident(kept[i], "const"))
+        has_type = true;
     }
     if (has_type) {
       out.name = kept.back().text;
@@ -135,7 +144,8 @@ Analyzed analyze_param(std::vector<Token> toks, bool detect_name) {
     } else if (is_ident(t, "const")) {
       // const before the first '*' qualifies the value (or the pointee); after it, the pointer
       // itself, which the caller cannot observe.
-      if (!seen_pointer) out.type.is_const = true;
+      if (!seen_pointer)
+        out.type.is_const = true;
     } else if (!seen_pointer) {
       base.push_back(t);
     }
@@ -145,7 +155,8 @@ Analyzed analyze_param(std::vector<Token> toks, bool detect_name) {
   bool join_next = false;
   for (const auto& t : base) {
     if (is_punct(t, "::")) {
-      if (words.empty()) words.emplace_back();
+      if (words.empty())
+        words.emplace_back();
       words.back() += "::";
       join_next = true;
     } else if (join_next && !words.empty()) {
@@ -172,9 +183,11 @@ std::vector<KernelParam> parse_params(const std::vector<Token>& t, std::size_t o
                                       std::size_t close, const std::string& kernel) {
   std::vector<KernelParam> params;
   auto parts = split_top_level(t, open + 1, close);
-  if (parts.size() == 1 && parts[0].size() == 1 && is_ident(parts[0][0], "void")) return params;
+  if (parts.size() == 1 && parts[0].size() == 1 && is_ident(parts[0][0], "void"))
+    return params;
   for (auto& part : parts) {
-    auto eq = std::find_if(part.begin(), part.end(), [](const Token& x) { return is_punct(x, "="); });
+    auto eq =
+        std::find_if(part.begin(), part.end(), [](const Token& x) { return is_punct(x, "="); });
     part.erase(eq, part.end()); // default argument
     Analyzed a = analyze_param(part, true);
     KernelParam p;
@@ -194,12 +207,15 @@ std::vector<KernelParam> parse_params(const std::vector<Token>& t, std::size_t o
 void parse_template_params(const std::vector<Token>& t, std::size_t begin, std::size_t end,
                            KernelSignature& sig) {
   for (auto& part : split_top_level(t, begin, end)) {
-    auto eq = std::find_if(part.begin(), part.end(), [](const Token& x) { return is_punct(x, "="); });
+    auto eq =
+        std::find_if(part.begin(), part.end(), [](const Token& x) { return is_punct(x, "="); });
     std::string def;
-    if (eq != part.end()) def = join_tokens(std::vector<Token>(eq + 1, part.end()));
+    if (eq != part.end())
+      def = join_tokens(std::vector<Token>(eq + 1, part.end()));
     std::string name;
     for (auto it = part.begin(); it != eq; ++it) {
-      if (it->kind == TokenKind::identifier) name = it->text;
+      if (it->kind == TokenKind::identifier)
+        name = it->text;
     }
     sig.template_params.push_back(name);
     sig.template_defaults.push_back(def);
@@ -211,12 +227,17 @@ std::size_t match_angle(const std::vector<Token>& t, std::size_t open, std::size
   int angle = 0;
   int depth = 0;
   for (std::size_t i = open; i < end; ++i) {
-    if (t[i].kind != TokenKind::punct) continue;
+    if (t[i].kind != TokenKind::punct)
+      continue;
     const std::string& p = t[i].text;
-    if (p == "(" || p == "[") ++depth;
-    else if (p == ")" || p == "]") --depth;
-    else if (depth == 0 && p == "<") ++angle;
-    else if (depth == 0 && p == ">" && --angle == 0) return i;
+    if (p == "(" || p == "[")
+      ++depth;
+    else if (p == ")" || p == "]")
+      --depth;
+    else if (depth == 0 && p == "<")
+      ++angle;
+    else if (depth == 0 && p == ">" && --angle == 0)
+      return i;
   }
   return end;
 }
@@ -238,7 +259,8 @@ bool parse_kernel_at(const std::vector<Token>& t, std::size_t g, bool in_extern_
   }
   sig.extern_c = in_extern_c_block;
   for (std::size_t i = start; i < g; ++i) {
-    if (is_ident(t[i], "extern") && i + 1 < g && t[i + 1].text == "\"C\"") sig.extern_c = true;
+    if (is_ident(t[i], "extern") && i + 1 < g && t[i + 1].text == "\"C\"")
+      sig.extern_c = true;
     if (is_ident(t[i], "template") && i + 1 < g && is_punct(t[i + 1], "<")) {
       std::size_t close = match_angle(t, i + 1, g);
       sig.is_template = true;
@@ -256,24 +278,27 @@ bool parse_kernel_at(const std::vector<Token>& t, std::size_t g, bool in_extern_
       j = skip_balanced(t, j) - 1;
       continue;
     }
-    if (is_punct(t[j], "(")) break;
-    if (is_punct(t[j], ";") || is_punct(t[j], "{") || is_punct(t[j], "}") ||
-        is_punct(t[j], "<")) {
+    if (is_punct(t[j], "("))
+      break;
+    if (is_punct(t[j], ";") || is_punct(t[j], "{") || is_punct(t[j], "}") || is_punct(t[j], "<")) {
       return false; // "<" after the name: an explicit specialization or instantiation
     }
   }
-  if (j >= t.size() || t[j - 1].kind != TokenKind::identifier) return false;
+  if (j >= t.size() || t[j - 1].kind != TokenKind::identifier)
+    return false;
   sig.name = t[j - 1].text;
   sig.line = t[j - 1].line;
   std::size_t close = skip_balanced(t, j) - 1;
-  if (close >= t.size() || !is_punct(t[close], ")")) return false;
+  if (close >= t.size() || !is_punct(t[close], ")"))
+    return false;
   sig.params = parse_params(t, j, close, sig.name);
   for (std::size_t k = close + 1; k < t.size(); ++k) {
     if (is_punct(t[k], "{")) {
       found.is_definition = true;
       break;
     }
-    if (is_punct(t[k], ";")) break;
+    if (is_punct(t[k], ";"))
+      break;
   }
   return true;
 }
@@ -298,7 +323,8 @@ std::vector<KernelSignature> find_kernels(std::string_view source) {
       }
     } else if (is_ident(t[i], "__global__")) {
       Found f;
-      if (!parse_kernel_at(t, i, extern_c_depth > 0, f)) continue;
+      if (!parse_kernel_at(t, i, extern_c_depth > 0, f))
+        continue;
       // A declaration and the later definition of the same kernel are one kernel; the
       // definition's parameter names win.
       auto same = std::find_if(found.begin(), found.end(), [&](const Found& x) {
@@ -315,7 +341,8 @@ std::vector<KernelSignature> find_kernels(std::string_view source) {
   }
   std::vector<KernelSignature> out;
   out.reserve(found.size());
-  for (auto& f : found) out.push_back(std::move(f.sig));
+  for (auto& f : found)
+    out.push_back(std::move(f.sig));
   return out;
 }
 
@@ -324,19 +351,22 @@ ParamType parse_param_type(std::string_view text) {
 }
 
 std::string describe(const KernelParam& param) {
-  return param.type.c_type + (param.type.c_type.ends_with('*') ? "" : " ") + param.name;
+  return param.type.c_type + " " + param.name;
 }
 
 const KernelSignature& select_kernel(const std::vector<KernelSignature>& kernels,
                                      std::string_view expression) {
   std::string_view base = expression.substr(0, expression.find('<'));
-  while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
-  while (!base.empty() && base.front() == ' ') base.remove_prefix(1);
+  while (!base.empty() && base.back() == ' ')
+    base.remove_suffix(1);
+  while (!base.empty() && base.front() == ' ')
+    base.remove_prefix(1);
   const KernelSignature* match = nullptr;
   int count = 0;
   for (const auto& k : kernels) {
     if (k.name == base) {
-      if (match == nullptr) match = &k;
+      if (match == nullptr)
+        match = &k;
       ++count;
     }
   }
@@ -347,7 +377,8 @@ const KernelSignature& select_kernel(const std::vector<KernelSignature>& kernels
   }
   if (match == nullptr) {
     std::string names;
-    for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k.name;
+    for (const auto& k : kernels)
+      names += (names.empty() ? "" : ", ") + k.name;
     throw usage_error(fmt::format("--kernel: no kernel '{}' in the source (kernels: {})", base,
                                   names.empty() ? "none" : names));
   }
@@ -365,14 +396,15 @@ KernelSignature instantiate(const KernelSignature& kernel, std::string_view expr
       if (close == t.size()) {
         throw usage_error(fmt::format("--kernel '{}': unbalanced '<'", expression));
       }
-      for (const auto& part : split_top_level(t, i + 1, close)) args.push_back(join_tokens(part));
+      for (const auto& part : split_top_level(t, i + 1, close))
+        args.push_back(join_tokens(part));
       break;
     }
   }
   if (!kernel.is_template) {
     if (has_list) {
-      throw usage_error(fmt::format("--kernel '{}': kernel {} is not a template", expression,
-                                    kernel.name));
+      throw usage_error(
+          fmt::format("--kernel '{}': kernel {} is not a template", expression, kernel.name));
     }
     return kernel;
   }
@@ -384,11 +416,12 @@ KernelSignature instantiate(const KernelSignature& kernel, std::string_view expr
   }
   if (args.size() < required || args.size() > kernel.template_params.size()) {
     std::string names;
-    for (const auto& n : kernel.template_params) names += (names.empty() ? "" : ", ") + n;
-    throw usage_error(fmt::format(
-        "--kernel '{}': kernel {} takes {} template argument{} ({}); got {}", expression,
-        kernel.name, kernel.template_params.size(),
-        kernel.template_params.size() == 1 ? "" : "s", names, args.size()));
+    for (const auto& n : kernel.template_params)
+      names += (names.empty() ? "" : ", ") + n;
+    throw usage_error(
+        fmt::format("--kernel '{}': kernel {} takes {} template argument{} ({}); got {}",
+                    expression, kernel.name, kernel.template_params.size(),
+                    kernel.template_params.size() == 1 ? "" : "s", names, args.size()));
   }
   for (std::size_t i = args.size(); i < kernel.template_params.size(); ++i) {
     args.push_back(kernel.template_defaults[i]);
@@ -400,7 +433,8 @@ KernelSignature instantiate(const KernelSignature& kernel, std::string_view expr
     for (const auto& tok : toks) {
       auto it = std::find(kernel.template_params.begin(), kernel.template_params.end(), tok.text);
       if (tok.kind == TokenKind::identifier && it != kernel.template_params.end()) {
-        auto repl = detail::tokenize(args[static_cast<std::size_t>(it - kernel.template_params.begin())]);
+        auto repl =
+            detail::tokenize(args[static_cast<std::size_t>(it - kernel.template_params.begin())]);
         substituted.insert(substituted.end(), repl.begin(), repl.end());
       } else {
         substituted.push_back(tok);
@@ -420,7 +454,8 @@ void check_layout(const KernelSignature& kernel, const std::vector<ParamLayout>&
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const KernelParam& p = kernel.params[i];
     std::size_t expected = p.type.is_pointer ? 8 : p.type.scalar_size;
-    if (expected == 0) continue; // a struct or unresolved type: nothing to compare
+    if (expected == 0)
+      continue; // a struct or unresolved type: nothing to compare
     if (expected != layout[i].size) {
       throw usage_error(fmt::format("kernel {}: parameter {} '{}' is {} bytes in the source but {} "
                                     "bytes in the compiled kernel",

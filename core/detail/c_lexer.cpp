@@ -52,7 +52,8 @@ std::vector<Token> tokenize(std::string_view src) {
     if (c == '/' && i + 1 < n && src[i + 1] == '*') {
       i += 2;
       while (i < n && !(src[i] == '*' && i + 1 < n && src[i + 1] == '/')) {
-        if (src[i] == '\n') ++line;
+        if (src[i] == '\n')
+          ++line;
         ++i;
       }
       i = i < n ? i + 2 : n;
@@ -63,7 +64,8 @@ std::vector<Token> tokenize(std::string_view src) {
       // is simply not seen (and cannot crash the parser).
       while (i < n && src[i] != '\n') {
         if (src[i] == '\\' && i + 1 < n && (src[i + 1] == '\n' || src[i + 1] == '\r')) {
-          if (src[i + 1] == '\r' && i + 2 < n && src[i + 2] == '\n') ++i;
+          if (src[i + 1] == '\r' && i + 2 < n && src[i + 2] == '\n')
+            ++i;
           ++line;
           i += 2;
           continue;
@@ -71,7 +73,8 @@ std::vector<Token> tokenize(std::string_view src) {
         if (src[i] == '/' && i + 1 < n && src[i + 1] == '*') { // block comment inside a directive
           i += 2;
           while (i < n && !(src[i] == '*' && i + 1 < n && src[i + 1] == '/')) {
-            if (src[i] == '\n') ++line;
+            if (src[i] == '\n')
+              ++line;
             ++i;
           }
           i = i < n ? i + 2 : n;
@@ -87,15 +90,18 @@ std::vector<Token> tokenize(std::string_view src) {
     if (c == '"' || c == '\'') {
       std::size_t start = i++;
       while (i < n && src[i] != c && src[i] != '\n') {
-        if (src[i] == '\\' && i + 1 < n) ++i;
+        if (src[i] == '\\' && i + 1 < n)
+          ++i;
         ++i;
       }
-      if (i < n && src[i] == c) ++i;
+      if (i < n && src[i] == c)
+        ++i;
       t.kind = TokenKind::string;
       t.text = std::string(src.substr(start, i - start));
     } else if (is_ident_start(c)) {
       std::size_t start = i;
-      while (i < n && is_ident_char(src[i])) ++i;
+      while (i < n && is_ident_char(src[i]))
+        ++i;
       t.kind = TokenKind::identifier;
       t.text = std::string(src.substr(start, i - start));
       // Raw strings and prefixed literals (u8"…", L'x') are rare in kernels; the prefix is
@@ -107,10 +113,10 @@ std::vector<Token> tokenize(std::string_view src) {
     } else if (std::isdigit(static_cast<unsigned char>(c)) != 0 ||
                (c == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(src[i + 1])))) {
       std::size_t start = i;
-      while (i < n && (is_ident_char(src[i]) || src[i] == '.' || src[i] == '\'' ||
-                       ((src[i] == '+' || src[i] == '-') &&
-                        (src[i - 1] == 'e' || src[i - 1] == 'E' || src[i - 1] == 'p' ||
-                         src[i - 1] == 'P')))) {
+      while (i < n &&
+             (is_ident_char(src[i]) || src[i] == '.' || src[i] == '\'' ||
+              ((src[i] == '+' || src[i] == '-') && (src[i - 1] == 'e' || src[i - 1] == 'E' ||
+                                                    src[i - 1] == 'p' || src[i - 1] == 'P')))) {
         ++i;
       }
       t.kind = TokenKind::number;
@@ -132,7 +138,8 @@ std::string join_tokens(const std::vector<Token>& tokens) {
   bool prev_word = false;
   for (const auto& t : tokens) {
     bool word = t.kind != TokenKind::punct;
-    if (word && prev_word) out += ' ';
+    if (word && prev_word)
+      out += ' ';
     out += t.text;
     prev_word = word;
   }
