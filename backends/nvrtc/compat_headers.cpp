@@ -5,10 +5,13 @@
 namespace gpurun::nvrtc {
 namespace {
 
-// NVRTC declares printf, malloc/free, the math library and assert itself (crt headers built
-// in); these headers add what the host headers would: typedefs, limit macros, and the std::
-// names. Integer typedefs follow glibc on LP64 (int64_t is long) so that mangled names of
-// template kernels match what nvcc produces on Linux.
+// NVRTC declares printf, malloc/free, the math library, size_t and assert itself (crt headers
+// built in); these headers add what the host headers would: typedefs, limit macros, and the
+// std:: names. The integer typedefs and limit macros are token for token those that the
+// toolkit's libcu++ (<cuda/std/cstdint>, <cuda/std/climits>) declares under NVRTC, so that
+// kernels may mix both without redeclaration errors. That makes int64_t `long long`, as in every
+// NVRTC program, where nvcc on Linux has `long`: a template kernel instantiated on int64_t
+// mangles with 'x' here and 'l' under nvcc.
 
 constexpr const char* stddef_h = R"(#pragma once
 #ifndef NULL
@@ -18,7 +21,7 @@ typedef decltype(sizeof(0)) size_t;
 typedef decltype((char*)0 - (char*)0) ptrdiff_t;
 typedef long double max_align_t;
 #ifndef offsetof
-#define offsetof(type, member) __builtin_offsetof(type, member)
+#define offsetof(type, member) (::size_t) ((char*) &(((type*) 0)->member) - (char*) 0)
 #endif
 )";
 
@@ -34,46 +37,47 @@ enum class byte : unsigned char {};
 )";
 
 constexpr const char* stdint_h = R"(#pragma once
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long uint64_t;
-typedef signed char int_least8_t;
-typedef short int_least16_t;
-typedef int int_least32_t;
-typedef long int_least64_t;
-typedef unsigned char uint_least8_t;
-typedef unsigned short uint_least16_t;
-typedef unsigned int uint_least32_t;
-typedef unsigned long uint_least64_t;
-typedef signed char int_fast8_t;
-typedef long int_fast16_t;
-typedef long int_fast32_t;
-typedef long int_fast64_t;
-typedef unsigned char uint_fast8_t;
-typedef unsigned long uint_fast16_t;
-typedef unsigned long uint_fast32_t;
-typedef unsigned long uint_fast64_t;
-typedef long intptr_t;
-typedef unsigned long uintptr_t;
-typedef long intmax_t;
-typedef unsigned long uintmax_t;
-#define INT8_MIN (-128)
-#define INT16_MIN (-32767 - 1)
-#define INT32_MIN (-2147483647 - 1)
-#define INT64_MIN (-9223372036854775807L - 1)
-#define INT8_MAX 127
-#define INT16_MAX 32767
-#define INT32_MAX 2147483647
-#define INT64_MAX 9223372036854775807L
-#define UINT8_MAX 255
-#define UINT16_MAX 65535
-#define UINT32_MAX 4294967295U
-#define UINT64_MAX 18446744073709551615UL
+#include <limits.h>
+using int8_t = signed char;
+using int16_t = signed short;
+using int32_t = signed int;
+using int64_t = signed long long;
+using uint8_t = unsigned char;
+using uint16_t = unsigned short;
+using uint32_t = unsigned int;
+using uint64_t = unsigned long long;
+using int_fast8_t = int8_t;
+using int_fast16_t = int16_t;
+using int_fast32_t = int32_t;
+using int_fast64_t = int64_t;
+using uint_fast8_t = uint8_t;
+using uint_fast16_t = uint16_t;
+using uint_fast32_t = uint32_t;
+using uint_fast64_t = uint64_t;
+using int_least8_t = int8_t;
+using int_least16_t = int16_t;
+using int_least32_t = int32_t;
+using int_least64_t = int64_t;
+using uint_least8_t = uint8_t;
+using uint_least16_t = uint16_t;
+using uint_least32_t = uint32_t;
+using uint_least64_t = uint64_t;
+using intptr_t = int64_t;
+using uintptr_t = uint64_t;
+using intmax_t = int64_t;
+using uintmax_t = uint64_t;
+#define INT8_MIN SCHAR_MIN
+#define INT16_MIN SHRT_MIN
+#define INT32_MIN INT_MIN
+#define INT64_MIN LLONG_MIN
+#define INT8_MAX SCHAR_MAX
+#define INT16_MAX SHRT_MAX
+#define INT32_MAX INT_MAX
+#define INT64_MAX LLONG_MAX
+#define UINT8_MAX UCHAR_MAX
+#define UINT16_MAX USHRT_MAX
+#define UINT32_MAX UINT_MAX
+#define UINT64_MAX ULLONG_MAX
 #define INTPTR_MIN INT64_MIN
 #define INTPTR_MAX INT64_MAX
 #define UINTPTR_MAX UINT64_MAX
@@ -83,16 +87,16 @@ typedef unsigned long uintmax_t;
 #define PTRDIFF_MIN INT64_MIN
 #define PTRDIFF_MAX INT64_MAX
 #define SIZE_MAX UINT64_MAX
-#define INT8_C(c) c
-#define INT16_C(c) c
-#define INT32_C(c) c
-#define INT64_C(c) c##L
-#define UINT8_C(c) c
-#define UINT16_C(c) c
-#define UINT32_C(c) c##U
-#define UINT64_C(c) c##UL
-#define INTMAX_C(c) c##L
-#define UINTMAX_C(c) c##UL
+#define INT8_C(X) ((::int_least8_t)(X))
+#define INT16_C(X) ((::int_least16_t)(X))
+#define INT32_C(X) ((::int_least32_t)(X))
+#define INT64_C(X) ((::int_least64_t)(X))
+#define UINT8_C(X) ((::uint_least8_t)(X))
+#define UINT16_C(X) ((::uint_least16_t)(X))
+#define UINT32_C(X) ((::uint_least32_t)(X))
+#define UINT64_C(X) ((::uint_least64_t)(X))
+#define INTMAX_C(X) ((::intmax_t)(X))
+#define UINTMAX_C(X) ((::uintmax_t)(X))
 )";
 
 constexpr const char* cstdint = R"(#pragma once
@@ -189,18 +193,18 @@ constexpr const char* limits_h = R"(#pragma once
 #define UCHAR_MAX 255
 #define CHAR_MIN SCHAR_MIN
 #define CHAR_MAX SCHAR_MAX
-#define SHRT_MIN (-32768)
-#define SHRT_MAX 32767
-#define USHRT_MAX 65535
-#define INT_MIN (-2147483647 - 1)
-#define INT_MAX 2147483647
-#define UINT_MAX 4294967295U
-#define LONG_MIN (-9223372036854775807L - 1)
-#define LONG_MAX 9223372036854775807L
-#define ULONG_MAX 18446744073709551615UL
-#define LLONG_MIN (-9223372036854775807LL - 1)
-#define LLONG_MAX 9223372036854775807LL
-#define ULLONG_MAX 18446744073709551615ULL
+#define SHRT_MIN (-SHRT_MAX - 1)
+#define SHRT_MAX 0x7fff
+#define USHRT_MAX 0xffff
+#define INT_MIN (-INT_MAX - 1)
+#define INT_MAX 0x7fffffff
+#define UINT_MAX 0xffffffff
+#define LONG_MIN (-LONG_MAX - 1)
+#define LONG_MAX LLONG_MAX
+#define ULONG_MAX ULLONG_MAX
+#define LLONG_MIN (-LLONG_MAX - 1)
+#define LLONG_MAX 0x7fffffffffffffffLL
+#define ULLONG_MAX 0xffffffffffffffffUL
 )";
 
 constexpr const char* float_h = R"(#pragma once
@@ -264,19 +268,30 @@ typedef unsigned long long CUdeviceptr;
 )";
 
 constexpr std::array headers{
-    CompatHeader{"stddef.h", stddef_h},   CompatHeader{"cstddef", cstddef},
-    CompatHeader{"stdint.h", stdint_h},   CompatHeader{"cstdint", cstdint},
-    CompatHeader{"stdio.h", stdio_h},     CompatHeader{"cstdio", cstdio},
-    CompatHeader{"math.h", math_h},       CompatHeader{"cmath", cmath},
-    CompatHeader{"assert.h", assert_h},   CompatHeader{"cassert", assert_h},
-    CompatHeader{"limits.h", limits_h},   CompatHeader{"climits", limits_h},
-    CompatHeader{"float.h", float_h},     CompatHeader{"cfloat", float_h},
-    CompatHeader{"stdlib.h", stdlib_h},   CompatHeader{"cstdlib", cstdlib},
-    CompatHeader{"cuda_runtime.h", cuda_runtime_h}, CompatHeader{"cuda.h", cuda_h},
+    CompatHeader{"stddef.h", stddef_h},
+    CompatHeader{"cstddef", cstddef},
+    CompatHeader{"stdint.h", stdint_h},
+    CompatHeader{"cstdint", cstdint},
+    CompatHeader{"stdio.h", stdio_h},
+    CompatHeader{"cstdio", cstdio},
+    CompatHeader{"math.h", math_h},
+    CompatHeader{"cmath", cmath},
+    CompatHeader{"assert.h", assert_h},
+    CompatHeader{"cassert", assert_h},
+    CompatHeader{"limits.h", limits_h},
+    CompatHeader{"climits", limits_h},
+    CompatHeader{"float.h", float_h},
+    CompatHeader{"cfloat", float_h},
+    CompatHeader{"stdlib.h", stdlib_h},
+    CompatHeader{"cstdlib", cstdlib},
+    CompatHeader{"cuda_runtime.h", cuda_runtime_h},
+    CompatHeader{"cuda.h", cuda_h},
 };
 
 } // namespace
 
-std::span<const CompatHeader> compat_headers() { return headers; }
+std::span<const CompatHeader> compat_headers() {
+  return headers;
+}
 
 } // namespace gpurun::nvrtc

@@ -5,7 +5,8 @@
 namespace gpurun::dl {
 
 void DlcloseDeleter::operator()(void* handle) const noexcept {
-  if (handle != nullptr) dlclose(handle);
+  if (handle != nullptr)
+    dlclose(handle);
 }
 
 OpenedLibrary open_first(std::span<const std::string> candidates) {
@@ -19,14 +20,16 @@ OpenedLibrary open_first(std::span<const std::string> candidates) {
       return result;
     }
     const char* why = dlerror();
-    if (!result.error.empty()) result.error += "; ";
+    if (!result.error.empty())
+      result.error += "; ";
     result.error += why != nullptr ? why : name + ": dlopen failed";
   }
   return result;
 }
 
 void* find_symbol(void* handle, const char* name) noexcept {
-  if (handle == nullptr) return nullptr;
+  if (handle == nullptr)
+    return nullptr;
   return dlsym(handle, name);
 }
 

@@ -24,7 +24,8 @@ std::vector<std::string> candidate_paths() {
 // Binds every entry of the table; returns the first missing symbol's name or nullptr.
 const char* bind_all(void* h, Api& api) {
 #define GPURUN_NVRTC_BIND(member, fn)                                                              \
-  if (!dl::bind(h, api.member, GPURUN_DL_SYMBOL_NAME(fn))) return GPURUN_DL_SYMBOL_NAME(fn)
+  if (!dl::bind(h, api.member, GPURUN_DL_SYMBOL_NAME(fn)))                                         \
+  return GPURUN_DL_SYMBOL_NAME(fn)
   GPURUN_NVRTC_BIND(get_error_string, nvrtcGetErrorString);
   GPURUN_NVRTC_BIND(version, nvrtcVersion);
   GPURUN_NVRTC_BIND(create_program, nvrtcCreateProgram);
@@ -78,12 +79,15 @@ const Library& library() {
   return lib;
 }
 
-const Availability& probe() { return library().availability; }
+const Availability& probe() {
+  return library().availability;
+}
 
 std::string result_name(nvrtcResult result) {
   const auto& lib = library();
   if (lib.api.get_error_string != nullptr)
-    if (const char* text = lib.api.get_error_string(result)) return text;
+    if (const char* text = lib.api.get_error_string(result))
+      return text;
   return fmt::format("nvrtcResult {}", static_cast<int>(result));
 }
 

@@ -1,0 +1,86 @@
+#include "backends/cuda/api.hpp"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace gpurun::cuda {
+namespace {
+
+// Returns the first required symbol that is missing, or nullptr.
+const char* bind_all(void* h, DriverApi& api) {
+#define GPURUN_CU_BIND(member, fn)                                                                 \
+  if (!dl::bind(h, api.member, GPURUN_DL_SYMBOL_NAME(fn)))                                         \
+  return GPURUN_DL_SYMBOL_NAME(fn)
+  GPURUN_CU_BIND(get_error_name, cuGetErrorName);
+  GPURUN_CU_BIND(get_error_string, cuGetErrorString);
+  GPURUN_CU_BIND(init, cuInit);
+  GPURUN_CU_BIND(driver_get_version, cuDriverGetVersion);
+  GPURUN_CU_BIND(device_get_count, cuDeviceGetCount);
+  GPURUN_CU_BIND(device_get, cuDeviceGet);
+  GPURUN_CU_BIND(device_get_name, cuDeviceGetName);
+  GPURUN_CU_BIND(device_get_attribute, cuDeviceGetAttribute);
+  GPURUN_CU_BIND(device_total_mem, cuDeviceTotalMem);
+  GPURUN_CU_BIND(primary_ctx_retain, cuDevicePrimaryCtxRetain);
+  GPURUN_CU_BIND(primary_ctx_release, cuDevicePrimaryCtxRelease);
+  GPURUN_CU_BIND(ctx_set_current, cuCtxSetCurrent);
+  GPURUN_CU_BIND(stream_create, cuStreamCreate);
+  GPURUN_CU_BIND(stream_destroy, cuStreamDestroy);
+  GPURUN_CU_BIND(stream_query, cuStreamQuery);
+  GPURUN_CU_BIND(stream_synchronize, cuStreamSynchronize);
+  GPURUN_CU_BIND(mem_alloc, cuMemAlloc);
+  GPURUN_CU_BIND(mem_free, cuMemFree);
+  GPURUN_CU_BIND(memcpy_htod_async, cuMemcpyHtoDAsync);
+  GPURUN_CU_BIND(memcpy_dtoh_async, cuMemcpyDtoHAsync);
+  GPURUN_CU_BIND(memcpy_dtod_async, cuMemcpyDtoDAsync);
+  GPURUN_CU_BIND(module_load_data_ex, cuModuleLoadDataEx);
+  GPURUN_CU_BIND(module_unload, cuModuleUnload);
+  GPURUN_CU_BIND(module_get_function, cuModuleGetFunction);
+  GPURUN_CU_BIND(module_get_global, cuModuleGetGlobal);
+  GPURUN_CU_BIND(func_get_attribute, cuFuncGetAttribute);
+  GPURUN_CU_BIND(func_set_attribute, cuFuncSetAttribute);
+  GPURUN_CU_BIND(launch_kernel, cuLaunchKernel);
+  GPURUN_CU_BIND(event_create, cuEventCreate);
+  GPURUN_CU_BIND(event_destroy, cuEventDestroy);
+  GPURUN_CU_BIND(event_record, cuEventRecord);
+  GPURUN_CU_BIND(event_synchronize, cuEventSynchronize);
+#undef GPURUN_CU_BIND
+  // cuEventElapsedTime_v2 appeared in 12.8; older drivers export the same signature unversioned.
+  if (!dl::bind(h, api.event_elapsed_time, GPURUN_DL_SYMBOL_NAME(cuEventElapsedTime)) &&
+      !dl::bind(h, api.event_elapsed_time, "cuEventElapsedTime"))
+    return GPURUN_DL_SYMBOL_NAME(cuEventElapsedTime);
+  (void)dl::bind(h, api.module_get_function_count, GPURUN_DL_SYMBOL_NAME(cuModuleGetFunctionCount));
+  (void)dl::bind(h, api.module_enumerate_functions,
+                 GPURUN_DL_SYMBOL_NAME(cuModuleEnumerateFunctions));
+  (void)dl::bind(h, api.func_get_name, GPURUN_DL_SYMBOL_NAME(cuFuncGetName));
+  (void)dl::bind(h, api.func_get_param_info, GPURUN_DL_SYMBOL_NAME(cuFuncGetParamInfo));
+  return nullptr;
+}
+
+Driver load() {
+  Driver d;
+  static const std::array<std::string, 2> candidates{"libcuda.so.1", "libcuda.so"};
+  auto opened = dl::open_first(candidates);
+  if (!opened.handle) {
+    // The first attempt's dlerror is the informative one; libcuda.so is only a fallback.
+    d.error =
+        fmt::format("libcuda.so.1 not found: {}", opened.error.substr(0, opened.error.find(';')));
+    return d;
+  }
+  if (const char* missing = bind_all(opened.handle.get(), d.api)) {
+    d.error = fmt::format("{} lacks {}: the driver is too old", opened.path, missing);
+    d.api = DriverApi{};
+    return d;
+  }
+  d.handle = std::move(opened.handle);
+  d.path = std::move(opened.path);
+  return d;
+}
+
+} // namespace
+
+const Driver& driver() {
+  static const Driver d = load();
+  return d;
+}
+
+} // namespace gpurun::cuda

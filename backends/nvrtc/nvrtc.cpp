@@ -1,0 +1,203 @@
+#include "backends/nvrtc/nvrtc.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <memory>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "backends/nvrtc/api.hpp"
+#include "backends/nvrtc/compat_headers.hpp"
+#include "core/error.hpp"
+
+namespace gpurun::nvrtc {
+namespace {
+
+[[noreturn]] void throw_nvrtc(nvrtcResult result, const char* call, const char* file, int line) {
+  const auto name = result_name(result);
+  throw BackendError(ExitCode::device, "nvrtc", call, static_cast<long>(result), name,
+                     fmt::format("{} failed: {}", call, name), file, line);
+}
+
+#define GPURUN_NVRTC_CHECK(call_name, expr)                                                        \
+  do {                                                                                             \
+    const nvrtcResult gpurun_nvrtc_result_ = (expr);                                               \
+    if (gpurun_nvrtc_result_ != NVRTC_SUCCESS)                                                     \
+      throw_nvrtc(gpurun_nvrtc_result_, call_name, __FILE__, __LINE__);                            \
+  } while (0)
+
+struct ProgramDeleter {
+  void operator()(_nvrtcProgram* program) const noexcept {
+    if (program != nullptr)
+      library().api.destroy_program(&program);
+  }
+};
+using Program = std::unique_ptr<_nvrtcProgram, ProgramDeleter>;
+
+void validate_target(const std::string& target) {
+  auto number = [&](std::string_view prefix) {
+    if (!std::string_view(target).starts_with(prefix))
+      return false;
+    const auto rest = std::string_view(target).substr(prefix.size());
+    // "sm_90", "sm_90a", "sm_100f": digits, then an optional feature suffix letter.
+    std::size_t digits = 0;
+    while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
+      ++digits;
+    return digits >= 2 && rest.size() - digits <= 1;
+  };
+  if (!number("compute_") && !number("sm_"))
+    throw usage_error(fmt::format(
+        "--arch '{}': expected compute_XX (PTX) or sm_XX (cubin), e.g. compute_90 or sm_90",
+        target));
+}
+
+bool directory_exists(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec);
+}
+
+std::vector<std::string> build_options(const KernelSource& source, const CompileOptions& options,
+                                       const std::string& target) {
+  std::vector<std::string> args;
+  args.push_back("--gpu-architecture=" + target);
+  if (!options.std_version.empty()) {
+    const bool has_prefix = options.std_version.starts_with("-std=");
+    args.push_back(has_prefix ? options.std_version : "-std=" + options.std_version);
+  }
+  for (const auto& d : options.defines)
+    args.push_back("-D" + d);
+  for (const auto& dir : options.include_dirs)
+    args.push_back("-I" + dir);
+  if (!source.path.empty()) {
+    const auto folder = source.path.parent_path();
+    args.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
+  }
+  if (options.line_info)
+    args.emplace_back("-lineinfo");
+  args.push_back(std::string("--pre-include=") + implicit_header);
+  // The toolkit's own headers (cuda_fp16.h, cuda_bf16.h, cooperative_groups.h, cuda/std/…) are
+  // written to compile under NVRTC; they come last so that user folders and the in-memory
+  // compatibility headers win.
+#ifdef GPURUN_CUDA_INCLUDE_DIR
+  for (const auto& dir :
+       {std::string(GPURUN_CUDA_INCLUDE_DIR), std::string(GPURUN_CUDA_INCLUDE_DIR) + "/cccl"})
+    if (directory_exists(dir))
+      args.push_back("-I" + dir);
+#endif
+  for (const auto& extra : options.extra)
+    args.push_back(extra);
+  return args;
+}
+
+std::string program_log(const Api& api, nvrtcProgram program) {
+  std::size_t size = 0;
+  if (api.get_program_log_size(program, &size) != NVRTC_SUCCESS || size <= 1)
+    return {};
+  std::string log(size, '\0');
+  if (api.get_program_log(program, log.data()) != NVRTC_SUCCESS)
+    return {};
+  log.resize(std::strlen(log.c_str()));
+  return log;
+}
+
+std::vector<std::byte> program_output(const Api& api, nvrtcProgram program, bool cubin) {
+  std::size_t size = 0;
+  if (cubin)
+    GPURUN_NVRTC_CHECK("nvrtcGetCUBINSize", api.get_cubin_size(program, &size));
+  else
+    GPURUN_NVRTC_CHECK("nvrtcGetPTXSize", api.get_ptx_size(program, &size));
+  std::vector<std::byte> out(size);
+  char* data = reinterpret_cast<char*>(out.data());
+  if (cubin) {
+    GPURUN_NVRTC_CHECK("nvrtcGetCUBIN", api.get_cubin(program, data));
+  } else {
+    GPURUN_NVRTC_CHECK("nvrtcGetPTX", api.get_ptx(program, data));
+    // The PTX size counts the terminating NUL; the binary is the text.
+    while (!out.empty() && out.back() == std::byte{0})
+      out.pop_back();
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<std::string> supported_archs() {
+  const auto& lib = library();
+  std::vector<std::string> out;
+  if (!lib.availability.available || lib.api.get_num_supported_archs == nullptr ||
+      lib.api.get_supported_archs == nullptr)
+    return out;
+  int count = 0;
+  if (lib.api.get_num_supported_archs(&count) != NVRTC_SUCCESS || count <= 0)
+    return out;
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if (lib.api.get_supported_archs(archs.data()) != NVRTC_SUCCESS)
+    return out;
+  for (int a : archs)
+    out.push_back(std::to_string(a));
+  return out;
+}
+
+CompileResult compile(const KernelSource& source, const CompileOptions& options,
+                      const std::string& target) {
+  const auto& lib = library();
+  if (!lib.availability.available)
+    throw unavailable_error("cannot compile CUDA source: " + lib.availability.reason);
+  validate_target(target);
+  const Api& api = lib.api;
+
+  const std::string name = source.path.empty() ? std::string("kernel.cu") : source.path.string();
+  const auto headers = compat_headers();
+  std::vector<const char*> header_texts;
+  std::vector<const char*> header_names;
+  for (const auto& h : headers) {
+    header_texts.push_back(h.text);
+    header_names.push_back(h.name);
+  }
+
+  nvrtcProgram raw = nullptr;
+  GPURUN_NVRTC_CHECK("nvrtcCreateProgram",
+                     api.create_program(&raw, source.text.c_str(), name.c_str(),
+                                        static_cast<int>(headers.size()), header_texts.data(),
+                                        header_names.data()));
+  Program program(raw);
+  for (const auto& expression : options.name_expressions)
+    GPURUN_NVRTC_CHECK("nvrtcAddNameExpression", api.add_name_expression(raw, expression.c_str()));
+
+  const auto args = build_options(source, options, target);
+  std::vector<const char*> argv;
+  for (const auto& a : args)
+    argv.push_back(a.c_str());
+
+  CompileResult result;
+  result.compiler_version = "nvrtc " + lib.availability.version;
+  result.target = target;
+  const nvrtcResult status = api.compile_program(raw, static_cast<int>(argv.size()), argv.data());
+  result.log = program_log(api, raw);
+  if (status == NVRTC_ERROR_COMPILATION || status == NVRTC_ERROR_INVALID_OPTION) {
+    // Both are the user's input (source or --opt/--arch); they are reported, not thrown.
+    if (result.log.empty())
+      result.log =
+          fmt::format("nvrtc: {} (options: {})", result_name(status), fmt::join(args, " "));
+    return result;
+  }
+  if (status != NVRTC_SUCCESS)
+    throw_nvrtc(status, "nvrtcCompileProgram", __FILE__, __LINE__);
+
+  const bool cubin = target.starts_with("sm_");
+  result.binary_format = cubin ? "cubin" : "ptx";
+  result.binary = program_output(api, raw, cubin);
+  for (const auto& expression : options.name_expressions) {
+    const char* lowered = nullptr;
+    GPURUN_NVRTC_CHECK("nvrtcGetLoweredName",
+                       api.get_lowered_name(raw, expression.c_str(), &lowered));
+    if (lowered != nullptr)
+      result.lowered_names[expression] = lowered;
+  }
+  result.ok = true;
+  return result;
+}
+
+} // namespace gpurun::nvrtc
