@@ -43,14 +43,14 @@ struct Operand {
 /// suffixes in source order ("global", "nc", "f32"). For `call` the operands are:
 /// [vector of return params (possibly empty), symbol(callee), vector of argument params].
 struct Instruction {
-  std::string guard;            ///< guard predicate register ("" when none)
-  bool guard_negated = false;   ///< @!%p
+  std::string guard;          ///< guard predicate register ("" when none)
+  bool guard_negated = false; ///< @!%p
   std::string opcode;
   std::vector<std::string> modifiers;
   std::vector<Operand> operands;
-  int line = 0;                 ///< PTX source line (1-based)
-  int source_file = 0;          ///< from the last .loc (0 = none)
-  int source_line = 0;          ///< from the last .loc (0 = none)
+  int line = 0;        ///< PTX source line (1-based)
+  int source_file = 0; ///< from the last .loc (0 = none)
+  int source_line = 0; ///< from the last .loc (0 = none)
 };
 
 /// A label: the target of branches; it names the next instruction.
@@ -68,9 +68,9 @@ struct Statement {
 /// .param in call sequences), or a kernel/function parameter.
 struct Variable {
   StateSpace space = StateSpace::global;
-  std::string type;          ///< "b8", "u32", "f32", "u64", …
-  std::size_t align = 0;     ///< from .align, else the element size
-  int vector_width = 1;      ///< .v2 / .v4
+  std::string type;      ///< "b8", "u32", "f32", "u64", …
+  std::size_t align = 0; ///< from .align, else the element size
+  int vector_width = 1;  ///< .v2 / .v4
   std::string name;
   /// Element count when declared as an array: x[N] → N; x[] → 0 (.extern .shared); absent for a
   /// scalar.
@@ -96,14 +96,14 @@ struct RegisterDecl {
 
 struct Function {
   std::string name;
-  bool is_entry = false;  ///< .entry (kernel) vs .func
-  std::string linkage;    ///< "visible", "weak", "extern", "" (none)
-  std::vector<Variable> params;   ///< parameters in order
-  std::vector<Variable> returns;  ///< .func return parameters
-  std::vector<RegisterDecl> registers;  ///< all scopes, after renaming
-  std::vector<Variable> locals;   ///< .local / .shared / .param declared inside the body
+  bool is_entry = false;               ///< .entry (kernel) vs .func
+  std::string linkage;                 ///< "visible", "weak", "extern", "" (none)
+  std::vector<Variable> params;        ///< parameters in order
+  std::vector<Variable> returns;       ///< .func return parameters
+  std::vector<RegisterDecl> registers; ///< all scopes, after renaming
+  std::vector<Variable> locals;        ///< .local / .shared / .param declared inside the body
   std::vector<Statement> body;
-  bool has_body = true;           ///< false for `.extern .func vprintf(...)` prototypes
+  bool has_body = true; ///< false for `.extern .func vprintf(...)` prototypes
   std::optional<unsigned> maxntid[3];
   std::optional<unsigned> reqntid[3];
   std::optional<unsigned> minnctapersm; ///< .minnctapersm
@@ -118,10 +118,10 @@ struct Function {
 };
 
 struct Module {
-  std::string version;        ///< "8.8"
-  std::string target;         ///< "sm_90"
+  std::string version; ///< "8.8"
+  std::string target;  ///< "sm_90"
   int address_size = 64;
-  std::vector<Variable> globals;   ///< module-scope .global / .shared / .const
+  std::vector<Variable> globals; ///< module-scope .global / .shared / .const
   std::vector<Function> functions;
   std::map<int, std::string> files; ///< .file N "path"
 

@@ -14,14 +14,31 @@ bool is_ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '$';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 bool is_hex(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 bool is_punct_char(char c) {
   switch (c) {
-  case ',': case ';': case ':': case '(': case ')': case '[': case ']': case '{': case '}':
-  case '<': case '>': case '+': case '-': case '@': case '!': case '|': case '=':
+  case ',':
+  case ';':
+  case ':':
+  case '(':
+  case ')':
+  case '[':
+  case ']':
+  case '{':
+  case '}':
+  case '<':
+  case '>':
+  case '+':
+  case '-':
+  case '@':
+  case '!':
+  case '|':
+  case '=':
     return true;
   default:
     return false;
@@ -177,9 +194,9 @@ private:
     }
     bool is_float = false;
     if (m_pos < m_text.size() && m_text[m_pos] == '.' &&
-        !(m_pos + 1 < m_text.size() && (is_ident_char(m_text[m_pos + 1]) &&
-                                        !is_digit(m_text[m_pos + 1]) && m_text[m_pos + 1] != 'e' &&
-                                        m_text[m_pos + 1] != 'E'))) {
+        !(m_pos + 1 < m_text.size() &&
+          (is_ident_char(m_text[m_pos + 1]) && !is_digit(m_text[m_pos + 1]) &&
+           m_text[m_pos + 1] != 'e' && m_text[m_pos + 1] != 'E'))) {
       is_float = true;
       ++m_pos;
       while (m_pos < m_text.size() && is_digit(m_text[m_pos])) {

@@ -12,15 +12,15 @@ namespace gpurun::ptx {
 
 struct Token {
   enum class Kind {
-    identifier,  ///< ld, %r1, %tid, $L__BB0_2, _Z3fooi, _
-    directive,   ///< .reg .b32 .global .x .L1::evict_last
-    integer,     ///< 12, 0x1F, 017, 0b101, 12U
+    identifier,    ///< ld, %r1, %tid, $L__BB0_2, _Z3fooi, _
+    directive,     ///< .reg .b32 .global .x .L1::evict_last
+    integer,       ///< 12, 0x1F, 017, 0b101, 12U
     decimal_float, ///< 1.5, 2e10, 9.0
-    f32_bits,    ///< 0f3F800000
-    f64_bits,    ///< 0d3FF0000000000000
-    string,      ///< "nounroll" (text without the quotes)
-    punct,       ///< one of , ; : ( ) [ ] { } < > + - @ ! | =
-    end,         ///< end of input
+    f32_bits,      ///< 0f3F800000
+    f64_bits,      ///< 0d3FF0000000000000
+    string,        ///< "nounroll" (text without the quotes)
+    punct,         ///< one of , ; : ( ) [ ] { } < > + - @ ! | =
+    end,           ///< end of input
   };
   Kind kind = Kind::end;
   std::string_view text;

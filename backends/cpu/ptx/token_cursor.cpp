@@ -1,0 +1,43 @@
+#include "backends/cpu/ptx/token_cursor.hpp"
+
+#include <fmt/format.h>
+
+#include "backends/cpu/ptx/literals.hpp"
+#include "core/error.hpp"
+
+namespace gpurun::ptx {
+
+void TokenCursor::fail(const Token& at, std::string_view what) const {
+  throw Error(ExitCode::compile,
+              fmt::format("{}:{}: {} near '{}'", m_file, at.line, what, describe(at)));
+}
+
+const Token& TokenCursor::expect(char c, std::string_view context) {
+  if (!peek().is_punct(c)) {
+    fail(fmt::format("expected '{}' {}", c, context));
+  }
+  return take();
+}
+
+const Token& TokenCursor::expect_identifier(std::string_view what) {
+  if (peek().kind != Token::Kind::identifier) {
+    fail(fmt::format("expected {}", what));
+  }
+  return take();
+}
+
+long long TokenCursor::expect_integer(std::string_view what) {
+  const bool negative = accept('-');
+  if (peek().kind != Token::Kind::integer) {
+    fail(fmt::format("expected {}", what));
+  }
+  const Token& t = take();
+  const auto value = parse_integer_literal(t.text);
+  if (!value) {
+    fail(t, fmt::format("malformed integer for {}", what));
+  }
+  const auto v = static_cast<long long>(*value);
+  return negative ? -v : v;
+}
+
+} // namespace gpurun::ptx
