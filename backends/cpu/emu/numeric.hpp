@@ -149,6 +149,7 @@ inline constexpr std::uint16_t canonical_nan_bf16 = 0x7fffu;
 [[nodiscard]] inline float saturate(float f) noexcept;
 [[nodiscard]] inline double saturate(double d) noexcept;
 [[nodiscard]] inline Half saturate(Half h) noexcept;
+[[nodiscard]] inline BFloat16 saturate(BFloat16 h) noexcept;
 
 /// Integer -> float with exact rounding in every mode (I is any 8..64-bit integer type).
 template <class I> [[nodiscard]] inline float int_to_f32(I v, Round r) noexcept;
@@ -310,5 +311,6 @@ template <class T> [[nodiscard]] inline bool compare(Cmp op, T a, T b) noexcept;
 
 } // namespace gpurun::emu::numeric
 
+#include "backends/cpu/emu/detail/numeric_cvt.hpp"
 #include "backends/cpu/emu/detail/numeric_float.hpp"
 #include "backends/cpu/emu/detail/numeric_int.hpp"

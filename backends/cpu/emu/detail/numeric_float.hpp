@@ -1,3 +1,358 @@
 #pragma once
-// Definitions for backends/cpu/emu/numeric.hpp (included from there only).
-#include "backends/cpu/emu/numeric.hpp"
+// Floating-point arithmetic, min/max, sign operations, testp and the .approx forms declared in
+// numeric.hpp. Round-to-nearest f32/f64 uses the host's IEEE operations (the hot path); every
+// other mode and all f16/bf16 arithmetic go through the exact integer paths in numeric_round.hpp.
+
+#include <cmath>
+#include <type_traits>
+
+#include "backends/cpu/emu/detail/numeric_round.hpp"
+
+namespace gpurun::emu::numeric {
+
+namespace detail {
+
+template <class F> inline constexpr bool is_host_float = std::is_floating_point_v<F>;
+
+/// .ftz applies to f32 (and the f16/bf16 forms that accept it); f64 keeps subnormals.
+template <class F> [[nodiscard]] inline F ftz_in(F a, bool ftz) noexcept {
+  if constexpr (std::is_same_v<F, double>) {
+    return a;
+  } else {
+    return ftz ? flush(a) : a;
+  }
+}
+
+/// The common tail of an arithmetic result: canonical NaN, output flush, saturation.
+template <class F> [[nodiscard]] inline F finish(F r, FpMode m) noexcept {
+  if (is_nan(r)) {
+    return m.sat ? from_bits<F>(0) : canonical_nan<F>();
+  }
+  r = ftz_in(r, m.ftz);
+  return m.sat ? saturate(r) : r;
+}
+
+} // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// Bit-level helpers
+
+inline float flush_subnormal(float f) noexcept {
+  return detail::flush(f);
+}
+
+inline float saturate(float f) noexcept {
+  if (std::isnan(f)) {
+    return 0.0f;
+  }
+  return f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f); // -0 stays -0 (it is within [0, 1])
+}
+
+inline double saturate(double d) noexcept {
+  if (std::isnan(d)) {
+    return 0.0;
+  }
+  return d < 0.0 ? 0.0 : (d > 1.0 ? 1.0 : d);
+}
+
+inline Half saturate(Half h) noexcept {
+  if (detail::is_nan(h)) {
+    return Half{0};
+  }
+  const double d = detail::to_double(h);
+  return d < 0.0 ? Half{0} : (d > 1.0 ? Half{0x3c00} : h);
+}
+
+inline BFloat16 saturate(BFloat16 h) noexcept {
+  if (detail::is_nan(h)) {
+    return BFloat16{0};
+  }
+  const double d = detail::to_double(h);
+  return d < 0.0 ? BFloat16{0} : (d > 1.0 ? BFloat16{0x3f80} : h);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversions between float formats
+
+inline float f16_to_f32(Half h) noexcept {
+  return detail::is_nan(h) ? f32_from_bits(canonical_nan_f32)
+                           : static_cast<float>(detail::to_double(h));
+}
+inline double f16_to_f64(Half h) noexcept {
+  return detail::is_nan(h) ? f64_from_bits(canonical_nan_f64) : detail::to_double(h);
+}
+inline float bf16_to_f32(BFloat16 h) noexcept {
+  return detail::is_nan(h) ? f32_from_bits(canonical_nan_f32)
+                           : static_cast<float>(detail::to_double(h));
+}
+inline double bf16_to_f64(BFloat16 h) noexcept {
+  return detail::is_nan(h) ? f64_from_bits(canonical_nan_f64) : detail::to_double(h);
+}
+inline Half f32_to_f16(float f, Round r) noexcept {
+  return detail::narrow<Half>(f, r);
+}
+inline Half f64_to_f16(double d, Round r) noexcept {
+  return detail::narrow<Half>(d, r);
+}
+inline BFloat16 f32_to_bf16(float f, Round r) noexcept {
+  return detail::narrow<BFloat16>(f, r);
+}
+inline BFloat16 f64_to_bf16(double d, Round r) noexcept {
+  return detail::narrow<BFloat16>(d, r);
+}
+inline float f64_to_f32(double d, Round r) noexcept {
+  return detail::narrow<float>(d, r);
+}
+
+namespace detail {
+/// Round to an integral value without touching the host rounding mode.
+[[nodiscard]] inline double round_integral_f64(double d, Round r) noexcept {
+  if (!std::isfinite(d) || std::fabs(d) >= 4503599627370496.0) { // 2^52: already integral
+    return d;
+  }
+  switch (r) {
+  case Round::rz:
+    return std::trunc(d);
+  case Round::rm:
+    return std::floor(d);
+  case Round::rp:
+    return std::ceil(d);
+  case Round::rna:
+    return std::round(d);
+  case Round::rn:
+    break;
+  }
+  const double t = std::trunc(d);
+  const double frac = std::fabs(d - t); // exact for |d| < 2^52
+  double r_mag = std::fabs(t);
+  if (frac > 0.5 || (frac == 0.5 && std::fmod(r_mag, 2.0) != 0.0)) {
+    r_mag += 1.0;
+  }
+  return std::copysign(r_mag, d); // keeps -0 for small negative inputs
+}
+} // namespace detail
+
+inline float round_integral(float f, Round r) noexcept {
+  if (std::isnan(f)) {
+    return f32_from_bits(canonical_nan_f32);
+  }
+  return static_cast<float>(detail::round_integral_f64(f, r));
+}
+
+inline double round_integral(double d, Round r) noexcept {
+  if (std::isnan(d)) {
+    return f64_from_bits(canonical_nan_f64);
+  }
+  return detail::round_integral_f64(d, r);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic
+
+template <class F> inline F add(F a, F b, FpMode m) noexcept {
+  a = detail::ftz_in(a, m.ftz);
+  b = detail::ftz_in(b, m.ftz);
+  if constexpr (detail::is_host_float<F>) {
+    if (m.round == Round::rn) {
+      return detail::finish<F>(a + b, m);
+    }
+  }
+  const F r = detail::soft_fma<F>(detail::to_double(a), 1.0, detail::to_double(b), m.round);
+  return detail::finish(r, m);
+}
+
+template <class F> inline F sub(F a, F b, FpMode m) noexcept {
+  a = detail::ftz_in(a, m.ftz);
+  b = detail::ftz_in(b, m.ftz);
+  if constexpr (detail::is_host_float<F>) {
+    if (m.round == Round::rn) {
+      return detail::finish<F>(a - b, m);
+    }
+  }
+  const F r = detail::soft_fma<F>(detail::to_double(a), 1.0, -detail::to_double(b), m.round);
+  return detail::finish(r, m);
+}
+
+template <class F> inline F mul(F a, F b, FpMode m) noexcept {
+  a = detail::ftz_in(a, m.ftz);
+  b = detail::ftz_in(b, m.ftz);
+  if constexpr (detail::is_host_float<F>) {
+    if (m.round == Round::rn) {
+      return detail::finish<F>(a * b, m);
+    }
+  }
+  const double da = detail::to_double(a);
+  const double db = detail::to_double(b);
+  if (!std::isfinite(da) || !std::isfinite(db) || da == 0 || db == 0) {
+    return detail::finish(detail::narrow<F>(da * db, Round::rn), m); // exact specials
+  }
+  return detail::finish(detail::soft_fma<F>(da, db, 0.0, m.round), m);
+}
+
+template <class F> inline F fma(F a, F b, F c, FpMode m) noexcept {
+  a = detail::ftz_in(a, m.ftz);
+  b = detail::ftz_in(b, m.ftz);
+  c = detail::ftz_in(c, m.ftz);
+  if constexpr (detail::is_host_float<F>) {
+    if (m.round == Round::rn) {
+      return detail::finish<F>(std::fma(a, b, c), m);
+    }
+  }
+  const F r = detail::soft_fma<F>(detail::to_double(a), detail::to_double(b), detail::to_double(c),
+                                  m.round);
+  return detail::finish(r, m);
+}
+
+template <class F> inline F div(F a, F b, FpMode m) noexcept {
+  a = detail::ftz_in(a, m.ftz);
+  b = detail::ftz_in(b, m.ftz);
+  if constexpr (detail::is_host_float<F>) {
+    if (m.round == Round::rn) {
+      return detail::finish<F>(a / b, m);
+    }
+  }
+  return detail::finish(detail::soft_div<F>(detail::to_double(a), detail::to_double(b), m.round),
+                        m);
+}
+
+template <class F> inline F sqrt(F a, FpMode m) noexcept {
+  a = detail::ftz_in(a, m.ftz);
+  if constexpr (detail::is_host_float<F>) {
+    if (m.round == Round::rn) {
+      return detail::finish<F>(std::sqrt(a), m);
+    }
+  }
+  return detail::finish(detail::soft_sqrt<F>(detail::to_double(a), m.round), m);
+}
+
+template <class F> inline F rcp(F a, FpMode m) noexcept {
+  return div(detail::narrow<F>(1.0, Round::rn), a, m);
+}
+
+// ---------------------------------------------------------------------------------------------
+// min / max / sign operations / classification
+
+namespace detail {
+template <class F> [[nodiscard]] inline F min_max(F a, F b, bool ftz, NanMode n, bool want_max) {
+  a = ftz_in(a, ftz);
+  b = ftz_in(b, ftz);
+  const bool an = is_nan(a);
+  const bool bn = is_nan(b);
+  if (an || bn) {
+    if (n == NanMode::propagate || (an && bn)) {
+      return canonical_nan<F>();
+    }
+    return an ? b : a;
+  }
+  const double da = to_double(a);
+  const double db = to_double(b);
+  if (da == db) { // equal values, possibly ±0: -0 is the smaller one
+    const bool a_neg = (to_bits(a) & sign_bit<F>()) != 0;
+    return (a_neg != want_max) ? a : b;
+  }
+  return ((da < db) != want_max) ? a : b;
+}
+} // namespace detail
+
+template <class F> inline F fmin(F a, F b, bool ftz, NanMode n) noexcept {
+  return detail::min_max(a, b, ftz, n, false);
+}
+
+template <class F> inline F fmax(F a, F b, bool ftz, NanMode n) noexcept {
+  return detail::min_max(a, b, ftz, n, true);
+}
+
+template <class F> inline F fabs(F a, bool ftz) noexcept {
+  a = detail::ftz_in(a, ftz);
+  using Bits = typename detail::Format<F>::Bits;
+  return detail::from_bits<F>(static_cast<Bits>(detail::to_bits(a) & ~detail::sign_bit<F>()));
+}
+
+template <class F> inline F fneg(F a, bool ftz) noexcept {
+  a = detail::ftz_in(a, ftz);
+  using Bits = typename detail::Format<F>::Bits;
+  return detail::from_bits<F>(static_cast<Bits>(detail::to_bits(a) ^ detail::sign_bit<F>()));
+}
+
+template <class F> inline F copysign(F sign_source, F magnitude) noexcept {
+  using Bits = typename detail::Format<F>::Bits;
+  const Bits s = detail::to_bits(sign_source) & detail::sign_bit<F>();
+  return detail::from_bits<F>(
+      static_cast<Bits>((detail::to_bits(magnitude) & ~detail::sign_bit<F>()) | s));
+}
+
+template <class F> inline bool testp(FpClass c, F a) noexcept {
+  const bool nan = detail::is_nan(a);
+  const bool inf = detail::biased_exponent(a) == detail::exp_mask<F> && !nan;
+  switch (c) {
+  case FpClass::finite:
+    return !nan && !inf;
+  case FpClass::infinite:
+    return inf;
+  case FpClass::number:
+    return !nan;
+  case FpClass::notanumber:
+    return nan;
+  case FpClass::normal: // PTX counts ±0 as normal
+    return !nan && !inf && !detail::is_subnormal(a);
+  case FpClass::subnormal:
+    return detail::is_subnormal(a);
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// .approx / .full: the host's correctly rounded (or nearly so) result, as documented.
+
+namespace detail {
+[[nodiscard]] inline float approx_result(double exact, bool ftz) noexcept {
+  if (std::isnan(exact)) {
+    return f32_from_bits(canonical_nan_f32);
+  }
+  const auto r = static_cast<float>(exact);
+  return ftz ? flush(r) : r;
+}
+} // namespace detail
+
+inline float rcp_approx(float a, bool ftz) noexcept {
+  return detail::approx_result(1.0 / detail::ftz_in(a, ftz), ftz);
+}
+inline double rcp_approx_ftz_f64(double a) noexcept {
+  const double r = 1.0 / a;
+  return std::isnan(r) ? f64_from_bits(canonical_nan_f64) : r;
+}
+inline float sqrt_approx(float a, bool ftz) noexcept {
+  return detail::approx_result(std::sqrt(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+}
+inline float rsqrt_approx(float a, bool ftz) noexcept {
+  return detail::approx_result(1.0 / std::sqrt(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+}
+inline double rsqrt_approx(double a) noexcept {
+  const double r = 1.0 / std::sqrt(a);
+  return std::isnan(r) ? f64_from_bits(canonical_nan_f64) : r;
+}
+inline float ex2_approx(float a, bool ftz) noexcept {
+  return detail::approx_result(std::exp2(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+}
+inline float lg2_approx(float a, bool ftz) noexcept {
+  return detail::approx_result(std::log2(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+}
+inline float sin_approx(float a, bool ftz) noexcept {
+  return detail::approx_result(std::sin(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+}
+inline float cos_approx(float a, bool ftz) noexcept {
+  return detail::approx_result(std::cos(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+}
+inline float tanh_approx(float a) noexcept {
+  return detail::approx_result(std::tanh(static_cast<double>(a)), false);
+}
+inline float div_approx(float a, float b, bool ftz) noexcept {
+  return detail::approx_result(static_cast<double>(detail::ftz_in(a, ftz)) /
+                                   static_cast<double>(detail::ftz_in(b, ftz)),
+                               ftz);
+}
+inline float div_full(float a, float b, bool ftz) noexcept {
+  return div_approx(a, b, ftz);
+}
+
+} // namespace gpurun::emu::numeric
