@@ -17,7 +17,6 @@
 #include "core/language.hpp"
 #include "core/launch_limits.hpp"
 #include "core/npy.hpp"
-#include "core/ptx_entries.hpp"
 #include "core/signature.hpp"
 
 namespace gpurun {
@@ -38,71 +37,37 @@ std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
-/// "saxpy<float>" → "saxpy".
-std::string base_name(const std::string& expression) {
-  return expression.substr(0, expression.find('<'));
-}
-
-/// The kernel the request means, with its C signature (empty params for PTX sources, whose
-/// signature comes from the compiled parameter list alone).
+/// The kernel the request means, with its signature (from the C declaration, or from the .param
+/// list for PTX sources).
 struct ResolvedKernel {
-  std::string expression;                 ///< as written: "saxpy<float>"
-  std::optional<KernelSignature> signature;
-  bool needs_lowering = false;            ///< C++ linkage: ask the compiler for the mangled name
+  std::string expression;      ///< as written: "saxpy<float>"
+  KernelSignature signature;
+  bool needs_lowering = false; ///< C++ linkage: ask the compiler for the mangled name
 };
 
-std::string kernel_list(const std::vector<std::string>& names) {
-  return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
-}
-
 ResolvedKernel resolve_kernel(const RunRequest& request, const KernelSource& source) {
+  const bool is_ptx = source.language == Language::ptx;
+  auto kernels = is_ptx ? find_ptx_kernels(source.text) : find_kernels(source.text);
   ResolvedKernel resolved;
-  if (source.language == Language::ptx) {
-    auto entries = ptx_entry_names(source.text);
-    if (request.kernel) {
-      if (std::find(entries.begin(), entries.end(), *request.kernel) == entries.end())
-        throw usage_error(fmt::format("--kernel {}: no such kernel in {} (kernels: {})",
-                                      *request.kernel, source.path.string(),
-                                      kernel_list(entries)));
-      resolved.expression = *request.kernel;
-    } else if (entries.size() == 1) {
-      resolved.expression = entries.front();
-    } else {
-      throw usage_error(fmt::format("--kernel: {} has {} kernels ({}); name one",
-                                    source.path.string(), entries.size(), kernel_list(entries)));
-    }
-    return resolved;
-  }
-
-  auto kernels = find_kernels(source.text);
-  std::vector<std::string> names;
-  for (const auto& k : kernels) names.push_back(k.name);
-  const KernelSignature* found = nullptr;
   if (request.kernel) {
-    const std::string wanted = base_name(*request.kernel);
-    for (const auto& k : kernels)
-      if (k.name == wanted) found = &k;
-    if (found == nullptr)
-      throw usage_error(fmt::format("--kernel {}: no such kernel in {} (kernels: {})",
-                                    *request.kernel, source.path.string(), kernel_list(names)));
     resolved.expression = *request.kernel;
   } else if (kernels.size() == 1) {
-    found = &kernels.front();
-    resolved.expression = found->name;
+    resolved.expression = kernels.front().name;
   } else {
+    std::vector<std::string> names;
+    for (const auto& k : kernels) names.push_back(k.name);
     throw usage_error(fmt::format("--kernel: {} has {} kernels ({}); name one",
-                                  source.path.string(), kernels.size(), kernel_list(names)));
+                                  source.path.string(), kernels.size(),
+                                  names.empty() ? std::string("none")
+                                                : fmt::format("{}", fmt::join(names, ", "))));
   }
-  if (found->is_template) {
-    if (resolved.expression.find('<') == std::string::npos)
-      throw usage_error(fmt::format(
-          "--kernel {}: a template kernel needs its arguments, e.g. --kernel '{}<float>'",
-          resolved.expression, found->name));
-    resolved.signature = instantiate(*found, resolved.expression);
-  } else {
-    resolved.signature = *found;
-  }
-  resolved.needs_lowering = !found->extern_c;
+  const KernelSignature& found = select_kernel(kernels, resolved.expression);
+  if (found.is_template && resolved.expression.find('<') == std::string::npos)
+    throw usage_error(fmt::format(
+        "--kernel {}: a template kernel needs its arguments, e.g. --kernel '{}<float>'",
+        resolved.expression, found.name));
+  resolved.signature = instantiate(found, resolved.expression);
+  resolved.needs_lowering = !is_ptx && !found.extern_c;
   return resolved;
 }
 
@@ -187,8 +152,7 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
   std::vector<ArgSpec> specs;
   specs.reserve(request.args.size());
   for (const auto& text : request.args) specs.push_back(parse_arg_spec(text));
-  std::vector<BoundArg> bound;
-  if (kernel.signature) bound = bind_args(*kernel.signature, specs);
+  std::vector<BoundArg> bound = bind_args(kernel.signature, specs);
 
   // Compile (or load from the cache) and resolve the function.
   ContextOptions context_options;
@@ -209,12 +173,7 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
   Function& function = module->function(outcome.lowered_name);
   outcome.attributes = function.attributes();
 
-  if (kernel.signature) {
-    check_layout(*kernel.signature, function.params());
-  } else {
-    // PTX: no C types; every argument must say its type and match the .param sizes.
-    bound = bind_args_to_layout(function.params(), specs);
-  }
+  check_layout(kernel.signature, function.params());
   validate_launch(outcome.launch, props, outcome.attributes.static_shared_bytes);
 
   // Allocate, fill and copy in.
