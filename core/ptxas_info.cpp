@@ -24,7 +24,9 @@ std::vector<PtxasKernelInfo> parse_ptxas_info(std::string_view log) {
   static const std::regex entry("Compiling entry function '([^']+)' for '([^']+)'");
   static const std::regex properties("Function properties for (\\S+)");
   std::vector<PtxasKernelInfo> kernels;
-  PtxasKernelInfo* current = nullptr;
+  // "Function properties" blocks also describe non-inlined device functions: only the entry's own
+  // block sets its stack and spills; "Used …" always belongs to the entry being compiled.
+  bool in_entry_block = false;
   std::size_t pos = 0;
   while (pos < log.size()) {
     std::size_t end = log.find('\n', pos);
@@ -34,23 +36,23 @@ std::vector<PtxasKernelInfo> parse_ptxas_info(std::string_view log) {
     std::smatch m;
     if (std::regex_search(line, m, entry)) {
       kernels.push_back({m[1].str(), m[2].str()});
-      current = &kernels.back();
+      in_entry_block = false;
       continue;
     }
-    if (current == nullptr) continue;
+    if (kernels.empty()) continue;
+    PtxasKernelInfo& current = kernels.back();
     if (std::regex_search(line, m, properties)) {
-      if (m[1].str() != current->name) current = nullptr; // a device function's block
-      continue;
-    }
-    if (line.find("stack frame") != std::string::npos) {
-      current->stack_frame_bytes = size_or_zero(number_before(line, "bytes stack frame"));
-      current->spill_store_bytes = size_or_zero(number_before(line, "bytes spill stores"));
-      current->spill_load_bytes = size_or_zero(number_before(line, "bytes spill loads"));
+      in_entry_block = m[1].str() == current.name;
+    } else if (line.find("stack frame") != std::string::npos) {
+      if (!in_entry_block) continue;
+      current.stack_frame_bytes = size_or_zero(number_before(line, "bytes stack frame"));
+      current.spill_store_bytes = size_or_zero(number_before(line, "bytes spill stores"));
+      current.spill_load_bytes = size_or_zero(number_before(line, "bytes spill loads"));
     } else if (line.find("Used ") != std::string::npos) {
-      current->registers = static_cast<int>(number_before(line, "registers"));
-      current->barriers = static_cast<int>(std::max(0LL, number_before(line, "barriers")));
-      current->shared_bytes = size_or_zero(number_before(line, "bytes smem"));
-      current->constant_bytes = size_or_zero(number_before(line, "bytes cmem\\[0\\]"));
+      current.registers = static_cast<int>(number_before(line, "registers"));
+      current.barriers = static_cast<int>(std::max(0LL, number_before(line, "barriers")));
+      current.shared_bytes = size_or_zero(number_before(line, "bytes smem"));
+      current.constant_bytes = size_or_zero(number_before(line, "bytes cmem\\[0\\]"));
     }
   }
   return kernels;
