@@ -3,6 +3,8 @@
 // instruction computes, bit for bit where the ISA defines the result. They are called per lane
 // from the interpreter's hot loop, so they are header-inline, allocation-free and never throw;
 // the rounding mode and flags are plain arguments so that a call with constant arguments folds.
+// Call them qualified (numeric::fma, numeric::fmin …): unqualified, a call with double arguments
+// can resolve to the C library's ::fma / ::fmin / ::fabs / ::copysign from <cmath> instead.
 //
 // Choices where the ISA leaves room (measured GPU behaviour, see docs/ARCHITECTURE.md):
 // - f32 arithmetic that produces a NaN returns the canonical NaN 0x7fffffff; f64 returns
