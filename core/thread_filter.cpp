@@ -20,7 +20,9 @@ struct Token {
 bool is_name_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 bool is_hex_digit(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
@@ -34,9 +36,11 @@ public:
   }
 
   std::uint32_t parse_all() {
-    if (m_tok.kind == Tok::end) fail_here("empty expression");
+    if (m_tok.kind == Tok::end)
+      fail_here("empty expression");
     const auto root = parse_or();
-    if (m_tok.kind != Tok::end) fail_token("expected an operator");
+    if (m_tok.kind != Tok::end)
+      fail_token("expected an operator");
     return root;
   }
 
@@ -47,14 +51,16 @@ private:
     throw usage_error(fmt::format("{}: {} in '{}'", m_field, what, m_text));
   }
   [[noreturn]] void fail_token(std::string_view what) const {
-    if (m_tok.kind == Tok::end) fail(fmt::format("{} but the expression ends", what));
+    if (m_tok.kind == Tok::end)
+      fail(fmt::format("{} but the expression ends", what));
     fail(fmt::format("unexpected '{}' at {} ({})", m_tok.text, m_tok.pos, what));
   }
   [[noreturn]] void fail_here(std::string_view what) const { fail(std::string(what)); }
 
   void advance() {
     std::size_t i = m_next;
-    while (i < m_text.size() && (m_text[i] == ' ' || m_text[i] == '\t')) ++i;
+    while (i < m_text.size() && (m_text[i] == ' ' || m_text[i] == '\t'))
+      ++i;
     m_tok = Token{};
     m_tok.pos = i + 1;
     if (i >= m_text.size()) {
@@ -75,26 +81,33 @@ private:
       while (j < m_text.size() && (base == 16 ? is_hex_digit(m_text[j]) : is_digit(m_text[j])))
         ++j;
       // A number glued to letters ("4x", "0x") is one bad token, not two.
-      while (j < m_text.size() && (is_name_start(m_text[j]) || is_digit(m_text[j]))) ++j;
+      while (j < m_text.size() && (is_name_start(m_text[j]) || is_digit(m_text[j])))
+        ++j;
       m_tok.text = m_text.substr(i, j - i);
       std::int64_t v = 0;
       bool ok = j > digits_start;
       for (std::size_t k = digits_start; ok && k < j; ++k) {
         const char d = m_text[k];
         int digit = 0;
-        if (is_digit(d)) digit = d - '0';
-        else if (base == 16 && d >= 'a' && d <= 'f') digit = d - 'a' + 10;
-        else if (base == 16 && d >= 'A' && d <= 'F') digit = d - 'A' + 10;
-        else ok = false;
+        if (is_digit(d))
+          digit = d - '0';
+        else if (base == 16 && d >= 'a' && d <= 'f')
+          digit = d - 'a' + 10;
+        else if (base == 16 && d >= 'A' && d <= 'F')
+          digit = d - 'A' + 10;
+        else
+          ok = false;
         if (ok && v > (INT64_MAX - digit) / base)
           fail(fmt::format("integer '{}' at {} is too large", m_tok.text, m_tok.pos));
         v = v * base + digit;
       }
-      if (!ok) fail(fmt::format("bad integer '{}' at {}", m_tok.text, m_tok.pos));
+      if (!ok)
+        fail(fmt::format("bad integer '{}' at {}", m_tok.text, m_tok.pos));
       m_tok.value = v;
     } else if (is_name_start(c)) {
       m_tok.kind = Tok::name;
-      while (j < m_text.size() && (is_name_start(m_text[j]) || is_digit(m_text[j]))) ++j;
+      while (j < m_text.size() && (is_name_start(m_text[j]) || is_digit(m_text[j])))
+        ++j;
       m_tok.text = m_text.substr(i, j - i);
     } else if (c == '(' || c == ')') {
       m_tok.kind = c == '(' ? Tok::lparen : Tok::rparen;
@@ -118,7 +131,8 @@ private:
       }
       if (!found) {
         m_tok.text = rest.substr(0, 1);
-        if (c == '=') fail(fmt::format("unexpected '=' at {} (use '==')", m_tok.pos));
+        if (c == '=')
+          fail(fmt::format("unexpected '=' at {} (use '==')", m_tok.pos));
         if (c == '&' || c == '|')
           fail(fmt::format("unexpected '{}' at {} (use '{}{}')", c, m_tok.pos, c, c));
         fail(fmt::format("unexpected '{}' at {}", m_tok.text, m_tok.pos));
@@ -142,27 +156,30 @@ private:
 
   std::uint32_t parse_or() {
     auto lhs = parse_and();
-    while (accept("||")) lhs = add(Op::logical_or, 0, lhs, parse_and());
+    while (accept("||"))
+      lhs = add(Op::logical_or, 0, lhs, parse_and());
     return lhs;
   }
 
   std::uint32_t parse_and() {
     auto lhs = parse_compare();
-    while (accept("&&")) lhs = add(Op::logical_and, 0, lhs, parse_compare());
+    while (accept("&&"))
+      lhs = add(Op::logical_and, 0, lhs, parse_compare());
     return lhs;
   }
 
   std::uint32_t parse_compare() {
     auto lhs = parse_sum();
-    static constexpr std::pair<std::string_view, Op> ops[] = {
-        {"==", Op::eq}, {"!=", Op::ne}, {"<=", Op::le}, {">=", Op::ge}, {"<", Op::lt},
-        {">", Op::gt}};
+    static constexpr std::pair<std::string_view, Op> ops[] = {{"==", Op::eq}, {"!=", Op::ne},
+                                                              {"<=", Op::le}, {">=", Op::ge},
+                                                              {"<", Op::lt},  {">", Op::gt}};
     for (const auto& [text, op] : ops)
       if (accept(text)) {
         lhs = add(op, 0, lhs, parse_sum());
         if (m_tok.kind == Tok::op)
           for (const auto& [t2, o2] : ops)
-            if (m_tok.text == t2) fail_token("comparisons do not chain; use '&&'");
+            if (m_tok.text == t2)
+              fail_token("comparisons do not chain; use '&&'");
         return lhs;
       }
     return lhs;
@@ -171,25 +188,34 @@ private:
   std::uint32_t parse_sum() {
     auto lhs = parse_product();
     for (;;) {
-      if (accept("+")) lhs = add(Op::add, 0, lhs, parse_product());
-      else if (accept("-")) lhs = add(Op::sub, 0, lhs, parse_product());
-      else return lhs;
+      if (accept("+"))
+        lhs = add(Op::add, 0, lhs, parse_product());
+      else if (accept("-"))
+        lhs = add(Op::sub, 0, lhs, parse_product());
+      else
+        return lhs;
     }
   }
 
   std::uint32_t parse_product() {
     auto lhs = parse_unary();
     for (;;) {
-      if (accept("*")) lhs = add(Op::mul, 0, lhs, parse_unary());
-      else if (accept("/")) lhs = add(Op::div, 0, lhs, parse_unary());
-      else if (accept("%")) lhs = add(Op::mod, 0, lhs, parse_unary());
-      else return lhs;
+      if (accept("*"))
+        lhs = add(Op::mul, 0, lhs, parse_unary());
+      else if (accept("/"))
+        lhs = add(Op::div, 0, lhs, parse_unary());
+      else if (accept("%"))
+        lhs = add(Op::mod, 0, lhs, parse_unary());
+      else
+        return lhs;
     }
   }
 
   std::uint32_t parse_unary() {
-    if (accept("!")) return add(Op::logical_not, 0, parse_unary());
-    if (accept("-")) return add(Op::negate, 0, parse_unary());
+    if (accept("!"))
+      return add(Op::logical_not, 0, parse_unary());
+    if (accept("-"))
+      return add(Op::negate, 0, parse_unary());
     return parse_primary();
   }
 
@@ -214,7 +240,8 @@ private:
       advance();
       const auto inner = parse_or();
       if (m_tok.kind != Tok::rparen) {
-        if (m_tok.kind == Tok::end) fail(fmt::format("'(' at {} is not closed", open));
+        if (m_tok.kind == Tok::end)
+          fail(fmt::format("'(' at {} is not closed", open));
         fail_token("expected ')'");
       }
       advance();
@@ -244,7 +271,9 @@ RowFilter RowFilter::parse(std::string_view text, std::span<const std::string> c
   return filter;
 }
 
-bool RowFilter::matches(std::span<const std::uint64_t> row) const { return eval(m_root, row) != 0; }
+bool RowFilter::matches(std::span<const std::uint64_t> row) const {
+  return eval(m_root, row) != 0;
+}
 
 std::int64_t RowFilter::eval(std::uint32_t index, std::span<const std::uint64_t> row) const {
   const Node& n = m_nodes[index];

@@ -34,8 +34,23 @@ public:
   [[nodiscard]] const std::string& text() const { return m_text; }
 
   enum class Op : std::uint8_t {
-    constant, column, negate, logical_not, add, sub, mul, div, mod,
-    eq, ne, lt, le, gt, ge, logical_and, logical_or
+    constant,
+    column,
+    negate,
+    logical_not,
+    add,
+    sub,
+    mul,
+    div,
+    mod,
+    eq,
+    ne,
+    lt,
+    le,
+    gt,
+    ge,
+    logical_and,
+    logical_or
   };
   /// A node of the parsed expression; children are indices into the node array.
   struct Node {
