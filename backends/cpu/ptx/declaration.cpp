@@ -94,6 +94,8 @@ void parse_init_value(TokenCursor& in, Variable& v, std::size_t element) {
   append_le(v.init, bits, element);
 }
 
+void parse_name_and_initializer(TokenCursor& in, Variable& v);
+
 void parse_init_list(TokenCursor& in, Variable& v, std::size_t element) {
   if (in.accept('{')) {
     if (!in.peek().is_punct('}')) {
@@ -150,6 +152,29 @@ Variable parse_variable(TokenCursor& in, StateSpace space, int line) {
   if (v.type.empty()) {
     in.fail("expected a type in declaration");
   }
+  v.align = explicit_align != 0
+                ? explicit_align
+                : type_size_bytes(v.type) * static_cast<std::size_t>(v.vector_width);
+  parse_name_and_initializer(in, v);
+  return v;
+}
+
+Variable parse_next_variable(TokenCursor& in, const Variable& first) {
+  Variable v;
+  v.space = first.space;
+  v.type = first.type;
+  v.align = first.align;
+  v.vector_width = first.vector_width;
+  v.is_ptr = first.is_ptr;
+  v.is_extern = first.is_extern;
+  v.line = in.peek().line;
+  parse_name_and_initializer(in, v);
+  return v;
+}
+
+namespace {
+
+void parse_name_and_initializer(TokenCursor& in, Variable& v) {
   v.name = std::string(in.expect_identifier("a variable name").text);
   while (in.accept('[')) {
     if (in.accept(']')) {
@@ -164,8 +189,6 @@ Variable parse_variable(TokenCursor& in, StateSpace space, int line) {
     v.array_size = v.array_size.value_or(1) * static_cast<std::size_t>(n);
   }
   const std::size_t element = type_size_bytes(v.type);
-  v.align =
-      explicit_align != 0 ? explicit_align : element * static_cast<std::size_t>(v.vector_width);
   if (in.accept('=')) {
     const Token& at = in.peek();
     parse_init_list(in, v, element);
@@ -180,7 +203,8 @@ Variable parse_variable(TokenCursor& in, StateSpace space, int line) {
       v.init.resize(declared, 0); // missing trailing elements are zero, as in C
     }
   }
-  return v;
 }
+
+} // namespace
 
 } // namespace gpurun::ptx

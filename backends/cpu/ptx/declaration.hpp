@@ -11,6 +11,10 @@ namespace gpurun::ptx {
 /// including the closing `;` or `,`. `line` is the line of the declaration's first token.
 [[nodiscard]] Variable parse_variable(TokenCursor& in, StateSpace space, int line);
 
+/// Parses the next name of a multi-name declaration (`.global .u32 a, b = 5;`) after the comma:
+/// the same space, type and alignment as `first`, its own name, dimensions and initializer.
+[[nodiscard]] Variable parse_next_variable(TokenCursor& in, const Variable& first);
+
 /// Whether `directive` (with its dot) names a PTX data type: ".u32", ".f16x2", ".pred" ….
 [[nodiscard]] bool is_type_directive(std::string_view directive);
 

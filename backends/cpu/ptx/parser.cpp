@@ -1,5 +1,7 @@
 #include "backends/cpu/ptx/parser.hpp"
 
+#include <unordered_set>
+
 #include <fmt/format.h>
 
 #include "backends/cpu/ptx/declaration.hpp"
@@ -62,9 +64,10 @@ private:
       }
     } else if (t.text == ".address_size") {
       m_in.take();
+      const Token& at = m_in.peek();
       const long long size = m_in.expect_integer("32 or 64 after .address_size");
       if (size != 32 && size != 64) {
-        m_in.fail("expected 32 or 64 after .address_size");
+        m_in.fail(at, "expected 32 or 64 after .address_size");
       }
       m_module.address_size = static_cast<int>(size);
     } else if (t.text == ".file") {
@@ -100,11 +103,12 @@ private:
                 what.kind == Token::Kind::directive ? "unknown directive" : "expected a directive");
     }
     m_in.take();
-    do {
-      Variable v = parse_variable(m_in, *space, first.line);
-      v.is_extern = linkage == "extern";
-      m_module.globals.push_back(std::move(v));
-    } while (m_in.accept(','));
+    Variable v = parse_variable(m_in, *space, first.line);
+    v.is_extern = linkage == "extern";
+    m_module.globals.push_back(v);
+    while (m_in.accept(',')) {
+      m_module.globals.push_back(parse_next_variable(m_in, v));
+    }
     m_in.expect(';', "after a declaration");
   }
 
@@ -173,6 +177,7 @@ private:
     f.line = line;
     m_scopes.reset();
     m_scopes.push();
+    m_labels.clear();
     m_loc_file = 0;
     m_loc_line = 0;
     if (!is_entry && m_in.peek().is_punct('(')) {
@@ -287,6 +292,12 @@ private:
           m_in.expect(';', "after .callprototype");
           continue;
         }
+        if (t.text.front() == '%') {
+          m_in.fail(t, "a label cannot start with '%'");
+        }
+        if (!m_labels.insert(t.text).second) {
+          m_in.fail(t, "duplicate label");
+        }
         Statement s;
         s.label = Label{std::string(t.text), t.line};
         f.body.push_back(std::move(s));
@@ -311,11 +322,14 @@ private:
       pragma();
     } else if (auto space = variable_space(d.text)) {
       m_in.take();
-      do {
-        Variable v = parse_variable(m_in, *space, d.line);
-        v.name = m_scopes.declare(v.name);
-        f.locals.push_back(std::move(v));
-      } while (m_in.accept(','));
+      Variable v = parse_variable(m_in, *space, d.line);
+      v.name = m_scopes.declare(v.name);
+      f.locals.push_back(v);
+      while (m_in.accept(',')) {
+        Variable next = parse_next_variable(m_in, v);
+        next.name = m_scopes.declare(next.name);
+        f.locals.push_back(std::move(next));
+      }
       m_in.expect(';', "after a declaration");
     } else {
       m_in.fail(d, "unknown directive");
@@ -359,6 +373,7 @@ private:
   TokenCursor m_in;
   Module m_module;
   ScopeStack m_scopes;
+  std::unordered_set<std::string_view> m_labels; // of the current function
   int m_loc_file = 0;
   int m_loc_line = 0;
 };

@@ -1,4 +1,4 @@
-extern "C" __global__ void reduce_block(const float* in, float* out, unsigned n) {
+extern "C" __global__ void __launch_bounds__(256, 2) reduce_block(const float* in, float* out, unsigned n) {
   extern __shared__ float sdata[];
   unsigned tid = threadIdx.x;
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
