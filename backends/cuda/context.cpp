@@ -1,0 +1,291 @@
+#include "backends/cuda/context.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "backends/cuda/buffer.hpp"
+#include "backends/cuda/error.hpp"
+#include "backends/cuda/module.hpp"
+#include "backends/cuda/timer.hpp"
+#include "backends/nvrtc/nvrtc.hpp"
+
+namespace gpurun::cuda {
+namespace {
+
+// Errors a kernel raises while it runs; the driver reports them on the next stream operation.
+bool is_kernel_fault(CUresult r) {
+  switch (r) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_FAILED:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Load failures that mean the binary does not suit this device (wrong arch, PTX too new for the
+// driver): a compile problem for the user, not a device fault.
+bool is_image_error(CUresult r) {
+  switch (r) {
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+  case CUDA_ERROR_INVALID_PTX:
+  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+  case CUDA_ERROR_INVALID_IMAGE:
+  case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+  case CUDA_ERROR_INVALID_SOURCE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string dims_text(const Dim3& d) {
+  return fmt::format("({},{},{})", d.x, d.y, d.z);
+}
+
+std::string first_line(const char* log) {
+  std::string text(log);
+  const auto start = text.find_first_not_of(" \n\r\t");
+  if (start == std::string::npos)
+    return {};
+  const auto end = text.find('\n', start);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+} // namespace
+
+CudaContext::CudaContext(std::shared_ptr<ContextState> state, const DeviceProperties& properties)
+    : m_state(std::move(state)), m_properties(properties) {}
+
+void CudaContext::stream_failed(CUresult result, const char* call, int line) const {
+  if (is_kernel_fault(result) && !m_state->last_kernel.empty())
+    throw_error(result, call, ExitCode::device,
+                fmt::format("kernel '{}' faulted", m_state->last_kernel), __FILE__, line);
+  throw_error(result, call, ExitCode::device, fmt::format("{} failed", call), __FILE__, line);
+}
+
+void CudaContext::check_stream_call(CUresult result, const char* call, int line) const {
+  if (result != CUDA_SUCCESS)
+    stream_failed(result, call, line);
+}
+
+std::unique_ptr<Buffer> CudaContext::allocate(std::size_t bytes) {
+  return std::make_unique<CudaBuffer>(m_state, bytes);
+}
+
+void CudaContext::copy_to_device(Buffer& dst, std::span<const std::byte> src) {
+  if (src.size() > dst.size())
+    throw usage_error(
+        fmt::format("copy of {} bytes into a {}-byte device buffer", src.size(), dst.size()));
+  if (src.empty())
+    return;
+  m_state->make_current();
+  // From pageable memory the driver stages the bytes before returning, so `src` may go away.
+  check_stream_call(
+      m_state->api.memcpy_htod_async(dst.address(), src.data(), src.size(), m_state->stream),
+      "cuMemcpyHtoDAsync", __LINE__);
+}
+
+void CudaContext::copy_to_host(std::span<std::byte> dst, const Buffer& src) {
+  const std::size_t n = std::min(dst.size(), src.size());
+  if (n == 0)
+    return;
+  m_state->make_current();
+  const auto& api = m_state->api;
+  check_stream_call(api.memcpy_dtoh_async(dst.data(), src.address(), n, m_state->stream),
+                    "cuMemcpyDtoHAsync", __LINE__);
+  check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
+}
+
+void CudaContext::copy_device(Buffer& dst, const Buffer& src) {
+  if (src.size() > dst.size())
+    throw usage_error(
+        fmt::format("copy of a {}-byte device buffer into a {}-byte one", src.size(), dst.size()));
+  if (src.size() == 0)
+    return;
+  m_state->make_current();
+  check_stream_call(
+      m_state->api.memcpy_dtod_async(dst.address(), src.address(), src.size(), m_state->stream),
+      "cuMemcpyDtoDAsync", __LINE__);
+}
+
+void CudaContext::copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) {
+  if (src.size() > dst.size)
+    throw usage_error(
+        fmt::format("--global: {} bytes do not fit a {}-byte variable", src.size(), dst.size));
+  if (src.empty())
+    return;
+  m_state->make_current();
+  check_stream_call(
+      m_state->api.memcpy_htod_async(dst.address, src.data(), src.size(), m_state->stream),
+      "cuMemcpyHtoDAsync", __LINE__);
+}
+
+void CudaContext::copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& src) {
+  const std::size_t n = std::min(dst.size(), src.size);
+  if (n == 0)
+    return;
+  m_state->make_current();
+  const auto& api = m_state->api;
+  check_stream_call(api.memcpy_dtoh_async(dst.data(), src.address, n, m_state->stream),
+                    "cuMemcpyDtoHAsync", __LINE__);
+  check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
+}
+
+std::string CudaContext::default_target() const {
+  const std::string own =
+      fmt::format("{}{}", m_properties.compute_major, m_properties.compute_minor);
+  const auto known = nvrtc::supported_archs();
+  if (known.empty() || std::find(known.begin(), known.end(), own) != known.end())
+    return "sm_" + own;
+  int newest = 0;
+  for (const auto& a : known)
+    newest = std::max(newest, std::stoi(a));
+  if (newest > std::stoi(own))
+    return "sm_" + own; // older device: NVRTC dropped it; say so
+  return fmt::format("compute_{}", newest);
+}
+
+CompileResult CudaContext::compile(const KernelSource& source, const CompileOptions& options) {
+  if (source.language == Language::ptx) {
+    CompileResult r;
+    r.ok = true;
+    r.binary_format = "ptx";
+    r.compiler_version = "ptx";
+    r.target = m_properties.arch;
+    const auto* bytes = reinterpret_cast<const std::byte*>(source.text.data());
+    r.binary.assign(bytes, bytes + source.text.size());
+    return r;
+  }
+  if (source.language != Language::cuda)
+    throw usage_error("the cuda backend compiles CUDA (.cu) and PTX (.ptx) sources only");
+  return nvrtc::compile(source, options, options.arch.empty() ? default_target() : options.arch);
+}
+
+std::unique_ptr<Module> CudaContext::load(const CompileResult& compiled) {
+  const bool ptx = compiled.binary_format == "ptx";
+  if (!ptx && compiled.binary_format != "cubin" && compiled.binary_format != "fatbin")
+    throw usage_error(fmt::format("the cuda backend cannot load a '{}' binary (ptx, cubin, fatbin)",
+                                  compiled.binary_format));
+  std::string ptx_text;
+  const void* image = compiled.binary.data();
+  if (ptx) {
+    // cuModuleLoadDataEx reads PTX as a NUL-terminated string.
+    ptx_text.assign(reinterpret_cast<const char*>(compiled.binary.data()), compiled.binary.size());
+    image = ptx_text.c_str();
+  }
+  m_state->make_current();
+  char error_log[8192] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log,
+                    reinterpret_cast<void*>(static_cast<std::uintptr_t>(sizeof error_log))};
+  CUmodule module = nullptr;
+  const CUresult r = m_state->api.module_load_data_ex(&module, image, 2, options, values);
+  if (r != CUDA_SUCCESS) {
+    const auto detail = first_line(error_log);
+    throw_error(r, "cuModuleLoadDataEx", is_image_error(r) ? ExitCode::compile : ExitCode::device,
+                fmt::format("loading {} for {} on {} ({}){}", compiled.binary_format,
+                            compiled.target.empty() ? std::string("?") : compiled.target,
+                            m_properties.name, m_properties.arch,
+                            detail.empty() ? std::string() : ": " + detail),
+                __FILE__, __LINE__);
+  }
+  return std::make_unique<CudaModule>(m_state, module, ptx_text);
+}
+
+void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack& args) {
+  auto* function = dynamic_cast<CudaFunction*>(&fn);
+  if (function == nullptr)
+    throw usage_error(fmt::format("kernel '{}' was not loaded by the cuda backend", fn.name()));
+  if (function->params_known()) {
+    const auto& params = function->params();
+    if (params.size() != args.values.size())
+      throw usage_error(fmt::format("kernel '{}' takes {} parameters, {} given", fn.name(),
+                                    params.size(), args.values.size()));
+    for (std::size_t i = 0; i < params.size(); ++i)
+      if (params[i].size != 0 && params[i].size != args.values[i].size())
+        throw usage_error(fmt::format("kernel '{}' parameter {}: {} bytes expected, {} given",
+                                      fn.name(), i, params[i].size, args.values[i].size()));
+  }
+  function->reserve_dynamic_shared(config.shared_bytes);
+
+  std::vector<void*> pointers;
+  pointers.reserve(args.values.size());
+  for (const auto& value : args.values)
+    pointers.push_back(const_cast<std::byte*>(value.data()));
+
+  // Device printf is flushed by the driver at the next synchronization; what we printed before
+  // the launch must reach the terminal first.
+  std::cout.flush();
+  std::fflush(stdout);
+
+  m_state->make_current();
+  m_state->last_kernel = fn.name();
+  const CUresult r = m_state->api.launch_kernel(
+      function->handle(), config.grid.x, config.grid.y, config.grid.z, config.block.x,
+      config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes), m_state->stream,
+      pointers.empty() ? nullptr : pointers.data(), nullptr);
+  if (r != CUDA_SUCCESS) {
+    if (is_kernel_fault(r))
+      stream_failed(r, "cuLaunchKernel", __LINE__);
+    throw_error(r, "cuLaunchKernel", ExitCode::device,
+                fmt::format("launching kernel '{}' (grid {}, block {}, {} bytes shared)", fn.name(),
+                            dims_text(config.grid), dims_text(config.block), config.shared_bytes),
+                __FILE__, __LINE__);
+  }
+}
+
+void CudaContext::synchronize(std::optional<double> timeout_s) {
+  m_state->make_current();
+  const auto& api = m_state->api;
+  if (!timeout_s) {
+    check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
+    return;
+  }
+  // A watchdog by polling: cuStreamSynchronize cannot be interrupted, and a kernel that never
+  // finishes must not hang the tool.
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::duration<double>(*timeout_s);
+  auto pause = std::chrono::microseconds(20);
+  for (;;) {
+    const CUresult r = api.stream_query(m_state->stream);
+    if (r == CUDA_SUCCESS)
+      return;
+    if (r != CUDA_ERROR_NOT_READY)
+      stream_failed(r, "cuStreamQuery", __LINE__);
+    if (clock::now() >= deadline) {
+      // The kernel keeps running; anything that would wait for it (freeing, unloading, releasing
+      // the context) is skipped from now on and left to process exit.
+      m_state->abandoned = true;
+      throw Error(
+          ExitCode::timeout,
+          fmt::format("kernel '{}' did not finish within {:g} s (--timeout)",
+                      m_state->last_kernel.empty() ? std::string("?") : m_state->last_kernel,
+                      *timeout_s));
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
+std::unique_ptr<Timer> CudaContext::create_timer() {
+  return std::make_unique<CudaTimer>(m_state);
+}
+
+std::string CudaContext::compiler_id() const {
+  const auto& nv = nvrtc::probe();
+  return fmt::format("nvrtc {} {}", nv.available ? nv.version : std::string("unavailable"),
+                     default_target());
+}
+
+} // namespace gpurun::cuda

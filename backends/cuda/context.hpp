@@ -1,0 +1,45 @@
+#pragma once
+#include <memory>
+
+#include "backends/backend.hpp"
+#include "backends/cuda/context_state.hpp"
+
+namespace gpurun::cuda {
+
+/// The device's primary context and one non-blocking stream.
+class CudaContext final : public Context {
+public:
+  CudaContext(std::shared_ptr<ContextState> state, const DeviceProperties& properties);
+
+  [[nodiscard]] std::unique_ptr<Buffer> allocate(std::size_t bytes) override;
+  void copy_to_device(Buffer& dst, std::span<const std::byte> src) override;
+  void copy_to_host(std::span<std::byte> dst, const Buffer& src) override;
+  void copy_device(Buffer& dst, const Buffer& src) override;
+  void copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) override;
+  void copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& src) override;
+
+  /// NVRTC for the device's own sm_XX unless options.arch names another target; PTX sources
+  /// pass through unchanged.
+  [[nodiscard]] CompileResult compile(const KernelSource& source,
+                                      const CompileOptions& options) override;
+  [[nodiscard]] std::unique_ptr<Module> load(const CompileResult& compiled) override;
+
+  void launch(Function& fn, const LaunchConfig& config, const ArgPack& args) override;
+  void synchronize(std::optional<double> timeout_s = std::nullopt) override;
+  [[nodiscard]] std::unique_ptr<Timer> create_timer() override;
+  [[nodiscard]] std::string compiler_id() const override;
+
+  /// The target compile() uses when options.arch is empty: the device's sm_XX, or the newest
+  /// compute_XX this NVRTC knows when it predates the device (the driver then JITs the PTX).
+  [[nodiscard]] std::string default_target() const;
+
+private:
+  // Fails with the last kernel's name: errors that surface on the stream come from it.
+  [[noreturn]] void stream_failed(CUresult result, const char* call, int line) const;
+  void check_stream_call(CUresult result, const char* call, int line) const;
+
+  std::shared_ptr<ContextState> m_state;
+  DeviceProperties m_properties;
+};
+
+} // namespace gpurun::cuda

@@ -1,0 +1,67 @@
+#include "backends/cuda/error.hpp"
+
+#include <gtest/gtest.h>
+
+namespace gpurun {
+namespace {
+
+TEST(CudaError, FormatNamesWhatCodeAndDescription) {
+  EXPECT_EQ(cuda::format_error("kernel 'oob' faulted", "CUDA_ERROR_ILLEGAL_ADDRESS",
+                               "an illegal memory access was encountered"),
+            "kernel 'oob' faulted: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was "
+            "encountered)");
+  EXPECT_EQ(cuda::format_error("cuMemAlloc failed", "CUresult 2", ""),
+            "cuMemAlloc failed: CUresult 2");
+}
+
+TEST(CudaError, ThrowErrorKeepsNativeStatusAndLocation) {
+  try {
+    cuda::throw_error(CUDA_ERROR_ILLEGAL_ADDRESS, "cuStreamSynchronize", ExitCode::device,
+                      "kernel 'oob' faulted", "context.cpp", 42);
+    FAIL() << "throw_error returned";
+  } catch (const BackendError& e) {
+    EXPECT_EQ(e.code(), ExitCode::device);
+    EXPECT_EQ(e.backend(), "cuda");
+    EXPECT_EQ(e.call(), "cuStreamSynchronize");
+    EXPECT_EQ(e.native_code(), 700);
+    // The driver names the code where it is installed; without it, the number stands in.
+    EXPECT_EQ(e.native_name(), cuda::result_name(CUDA_ERROR_ILLEGAL_ADDRESS));
+    EXPECT_EQ(std::string(e.what()).rfind("kernel 'oob' faulted: " + e.native_name(), 0), 0u)
+        << e.what();
+    EXPECT_STREQ(e.file(), "context.cpp");
+    EXPECT_EQ(e.line(), 42);
+  }
+}
+
+TEST(CudaError, ResultNameFallsBackToNumber) {
+  const auto name = cuda::result_name(static_cast<CUresult>(2));
+  EXPECT_TRUE(name == "CUDA_ERROR_OUT_OF_MEMORY" || name == "CUresult 2") << name;
+}
+
+int evaluations = 0;
+CUresult counted(CUresult r) {
+  ++evaluations;
+  return r;
+}
+
+TEST(CudaError, CheckMacroEvaluatesOnceAndThrowsOnlyOnFailure) {
+  evaluations = 0;
+  EXPECT_NO_THROW(GPURUN_CU_CHECK("cuFake", counted(CUDA_SUCCESS)));
+  EXPECT_EQ(evaluations, 1);
+  try {
+    GPURUN_CU_CHECK_MSG("cuMemAlloc", counted(CUDA_ERROR_OUT_OF_MEMORY), ExitCode::device,
+                        "allocating {} bytes on the device", 1024);
+    FAIL() << "no throw";
+  } catch (const BackendError& e) {
+    EXPECT_EQ(evaluations, 2);
+    EXPECT_EQ(e.call(), "cuMemAlloc");
+    EXPECT_EQ(e.native_code(), 2);
+    EXPECT_NE(std::string(e.what()).find("allocating 1024 bytes on the device: "),
+              std::string::npos);
+    EXPECT_NE(std::string(e.file()).find("error_test.cpp"), std::string::npos);
+    EXPECT_GT(e.line(), 0);
+  }
+}
+
+} // namespace
+} // namespace gpurun
