@@ -45,6 +45,9 @@ struct KernelSignature {
   std::vector<std::string> template_defaults;
   std::vector<KernelParam> params;
   int line = 0; ///< 1-based line of the kernel's name
+  /// From a PTX .entry: parameter names are the compiler's (k_param_0), so argument names are
+  /// labels for the buffers and are not matched against them.
+  bool from_ptx = false;
 };
 
 /// Every `__global__` function defined or declared in CUDA/HIP source, in source order; a kernel

@@ -87,6 +87,7 @@ std::vector<KernelSignature> find_ptx_kernels(std::string_view ptx) {
     sig.name = t[i + 1].text;
     sig.line = t[i + 1].line;
     sig.extern_c = true; // PTX names are already the symbols
+    sig.from_ptx = true;
     std::size_t j = i + 2;
     if (j < t.size() && is_punct(t[j], "(")) {
       std::vector<Token> current;
