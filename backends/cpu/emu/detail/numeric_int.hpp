@@ -207,13 +207,13 @@ template <class T> inline std::uint32_t clz(T a) noexcept {
 }
 template <class T> inline T brev(T a) noexcept {
   using UT = detail::U<T>;
-  auto v = static_cast<UT>(a);
-  UT r = 0;
-  for (int i = 0; i < detail::width<T>; ++i) {
-    r = static_cast<UT>((r << 1) | (v & 1u));
-    v = static_cast<UT>(v >> 1);
-  }
-  return static_cast<T>(r);
+  // Swap ever larger groups (bits, pairs, nibbles) and finish with a byte swap.
+  auto v = static_cast<std::uint64_t>(static_cast<UT>(a));
+  v = ((v >> 1) & 0x5555555555555555ull) | ((v & 0x5555555555555555ull) << 1);
+  v = ((v >> 2) & 0x3333333333333333ull) | ((v & 0x3333333333333333ull) << 2);
+  v = ((v >> 4) & 0x0f0f0f0f0f0f0f0full) | ((v & 0x0f0f0f0f0f0f0f0full) << 4);
+  v = __builtin_bswap64(v);
+  return static_cast<T>(static_cast<UT>(v >> (64 - detail::width<T>)));
 }
 
 template <class T> inline std::uint32_t bfind(T a, bool shiftamt) noexcept {
@@ -231,39 +231,52 @@ template <class T> inline std::uint32_t bfind(T a, bool shiftamt) noexcept {
   return shiftamt ? static_cast<std::uint32_t>(detail::width<T> - 1) - index : index;
 }
 
+namespace detail {
+/// The low n bits set (n may equal the width).
+template <class T> [[nodiscard]] constexpr U<T> low_mask(std::uint32_t n) noexcept {
+  return n >= static_cast<std::uint32_t>(width<T>) ? static_cast<U<T>>(~U<T>{0})
+                                                   : static_cast<U<T>>((U<T>{1} << n) - 1u);
+}
+/// How many of the `len` bits starting at `pos` lie inside a T.
+template <class T>
+[[nodiscard]] constexpr std::uint32_t bits_inside(std::uint32_t pos, std::uint32_t len) noexcept {
+  const auto w = static_cast<std::uint32_t>(width<T>);
+  return pos >= w ? 0u : (len < w - pos ? len : w - pos);
+}
+} // namespace detail
+
 template <class T> inline T bfe(T a, std::uint32_t pos, std::uint32_t len) noexcept {
   using UT = detail::U<T>;
   constexpr std::uint32_t msb = detail::width<T> - 1;
   pos &= 0xffu;
   len &= 0xffu;
   const auto ua = static_cast<UT>(a);
-  bool sbit = false;
+  const std::uint32_t n = detail::bits_inside<T>(pos, len);
+  const UT mask = detail::low_mask<T>(n);
+  UT d = n == 0 ? UT{0} : static_cast<UT>((ua >> pos) & mask);
   if constexpr (std::is_signed_v<T>) {
+    // Every bit above the extracted ones is the field's sign: its last bit, clamped to the msb.
     if (len != 0) {
       const std::uint32_t top = pos + len - 1 < msb ? pos + len - 1 : msb;
-      sbit = ((ua >> top) & 1u) != 0;
+      if (((ua >> top) & 1u) != 0) {
+        d = static_cast<UT>(d | static_cast<UT>(~mask));
+      }
     }
-  }
-  UT d = 0;
-  for (std::uint32_t i = 0; i <= msb; ++i) {
-    const bool bit = (i < len && pos + i <= msb) ? ((ua >> (pos + i)) & 1u) != 0 : sbit;
-    d = static_cast<UT>(d | (static_cast<UT>(bit ? 1u : 0u) << i));
   }
   return static_cast<T>(d);
 }
 
 template <class T> inline T bfi(T a, T b, std::uint32_t pos, std::uint32_t len) noexcept {
   using UT = detail::U<T>;
-  constexpr std::uint32_t msb = detail::width<T> - 1;
   pos &= 0xffu;
   len &= 0xffu;
-  auto f = static_cast<UT>(b);
-  for (std::uint32_t i = 0; i < len && pos + i <= msb; ++i) {
-    const UT bit = static_cast<UT>(UT{1} << (pos + i));
-    f = ((static_cast<UT>(a) >> i) & 1u) != 0 ? static_cast<UT>(f | bit)
-                                              : static_cast<UT>(f & ~bit);
+  const std::uint32_t n = detail::bits_inside<T>(pos, len);
+  if (n == 0) {
+    return b;
   }
-  return static_cast<T>(f);
+  const auto mask = static_cast<UT>(detail::low_mask<T>(n) << pos);
+  return static_cast<T>((static_cast<UT>(b) & static_cast<UT>(~mask)) |
+                        (static_cast<UT>(static_cast<UT>(a) << pos) & mask));
 }
 
 inline std::uint32_t prmt(std::uint32_t a, std::uint32_t b, std::uint32_t c, PrmtMode m) noexcept {
