@@ -3,6 +3,80 @@
 #include "backends/cuda/api.hpp"
 
 namespace gpurun::cuda {
+namespace {
+
+// Names for when the driver cannot give them: no driver loaded, or the toolkit's stub libcuda
+// (found through LD_LIBRARY_PATH), whose cuGetErrorName itself fails.
+const char* builtin_name(CUresult result) {
+#define GPURUN_CU_NAME(code)                                                                       \
+  case code:                                                                                       \
+    return #code
+  switch (result) {
+    GPURUN_CU_NAME(CUDA_SUCCESS);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_VALUE);
+    GPURUN_CU_NAME(CUDA_ERROR_OUT_OF_MEMORY);
+    GPURUN_CU_NAME(CUDA_ERROR_NOT_INITIALIZED);
+    GPURUN_CU_NAME(CUDA_ERROR_DEINITIALIZED);
+    GPURUN_CU_NAME(CUDA_ERROR_STUB_LIBRARY);
+    GPURUN_CU_NAME(CUDA_ERROR_DEVICE_UNAVAILABLE);
+    GPURUN_CU_NAME(CUDA_ERROR_NO_DEVICE);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_DEVICE);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_IMAGE);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_CONTEXT);
+    GPURUN_CU_NAME(CUDA_ERROR_NO_BINARY_FOR_GPU);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_PTX);
+    GPURUN_CU_NAME(CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
+    GPURUN_CU_NAME(CUDA_ERROR_JIT_COMPILER_NOT_FOUND);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_SOURCE);
+    GPURUN_CU_NAME(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+    GPURUN_CU_NAME(CUDA_ERROR_OPERATING_SYSTEM);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_HANDLE);
+    GPURUN_CU_NAME(CUDA_ERROR_NOT_FOUND);
+    GPURUN_CU_NAME(CUDA_ERROR_NOT_READY);
+    GPURUN_CU_NAME(CUDA_ERROR_ILLEGAL_ADDRESS);
+    GPURUN_CU_NAME(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+    GPURUN_CU_NAME(CUDA_ERROR_LAUNCH_TIMEOUT);
+    GPURUN_CU_NAME(CUDA_ERROR_ASSERT);
+    GPURUN_CU_NAME(CUDA_ERROR_HARDWARE_STACK_ERROR);
+    GPURUN_CU_NAME(CUDA_ERROR_ILLEGAL_INSTRUCTION);
+    GPURUN_CU_NAME(CUDA_ERROR_MISALIGNED_ADDRESS);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_ADDRESS_SPACE);
+    GPURUN_CU_NAME(CUDA_ERROR_INVALID_PC);
+    GPURUN_CU_NAME(CUDA_ERROR_LAUNCH_FAILED);
+    GPURUN_CU_NAME(CUDA_ERROR_NOT_SUPPORTED);
+    GPURUN_CU_NAME(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH);
+    GPURUN_CU_NAME(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE);
+    GPURUN_CU_NAME(CUDA_ERROR_UNKNOWN);
+  default:
+    return nullptr;
+  }
+#undef GPURUN_CU_NAME
+}
+
+// Descriptions for the codes that explain why there is no usable GPU at all.
+const char* builtin_description(CUresult result) {
+  switch (result) {
+  case CUDA_ERROR_STUB_LIBRARY:
+    return "the loaded libcuda is the toolkit's stub library, not a real driver";
+  case CUDA_ERROR_NO_DEVICE:
+    return "no CUDA-capable device is detected";
+  case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    return "system has unsupported display driver / cuda driver combination";
+  default:
+    return nullptr;
+  }
+}
+
+const char* driver_description(CUresult result) {
+  const auto& api = driver().api;
+  const char* text = nullptr;
+  if (api.get_error_string != nullptr && api.get_error_string(result, &text) == CUDA_SUCCESS &&
+      text != nullptr)
+    return text;
+  return builtin_description(result);
+}
+
+} // namespace
 
 std::string result_name(CUresult result) {
   const auto& api = driver().api;
@@ -10,16 +84,14 @@ std::string result_name(CUresult result) {
   if (api.get_error_name != nullptr && api.get_error_name(result, &name) == CUDA_SUCCESS &&
       name != nullptr)
     return name;
+  if (const char* known = builtin_name(result))
+    return known;
   return fmt::format("CUresult {}", static_cast<int>(result));
 }
 
 std::string describe(CUresult result) {
-  const auto& api = driver().api;
-  const char* text = nullptr;
-  if (api.get_error_string != nullptr && api.get_error_string(result, &text) == CUDA_SUCCESS &&
-      text != nullptr)
-    return fmt::format("{} ({})", result_name(result), text);
-  return result_name(result);
+  const char* text = driver_description(result);
+  return format_error("", result_name(result), text != nullptr ? text : "").substr(2);
 }
 
 std::string format_error(std::string_view what, std::string_view name,
@@ -31,11 +103,9 @@ std::string format_error(std::string_view what, std::string_view name,
 
 void throw_error(CUresult result, const char* call, ExitCode code, std::string_view what,
                  const char* file, int line) {
-  const auto& api = driver().api;
   const std::string name = result_name(result);
-  const char* text = nullptr;
-  if (api.get_error_string == nullptr || api.get_error_string(result, &text) != CUDA_SUCCESS ||
-      text == nullptr)
+  const char* text = driver_description(result);
+  if (text == nullptr)
     text = "";
   throw BackendError(code, "cuda", call, static_cast<long>(result), name,
                      format_error(what, name, text), file, line);

@@ -1,0 +1,106 @@
+// Faults, the watchdog and device printf. Each runs in a child process (a "threadsafe" death test
+// re-executes this binary): a fault poisons the CUDA context and a timed-out kernel keeps running,
+// and the parent must stay usable. The children exit the way the gpurun binary does.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <unistd.h>
+
+#include "gpu/cuda_test_support.hpp"
+
+namespace gpurun::test {
+namespace {
+
+using CudaFaultDeathTest = CudaGpuTest;
+
+TEST_F(CudaFaultDeathTest, IllegalAddressNamesKernelAndCUresult) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto child = [this] {
+    try {
+      auto module = build("extern \"C\" __global__ void oob(int* p) { p[threadIdx.x] = 1; }");
+      context().launch(module->function("oob"), LaunchConfig{{1, 1, 1}, {32, 1, 1}, 0},
+                       pack_args(DevicePtr{0}));
+      context().synchronize(10.0);
+      std::fprintf(stderr, "no fault reported\n");
+      std::_Exit(0);
+    } catch (const BackendError& e) {
+      std::fprintf(stderr, "%s|native=%s|backend=%s\n", e.what(), e.native_name().c_str(),
+                   e.backend().c_str());
+      std::_Exit(e.exit_code());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "unexpected error type: %s\n", e.what());
+      std::_Exit(99);
+    }
+  };
+  EXPECT_EXIT(child(), ::testing::ExitedWithCode(static_cast<int>(ExitCode::device)),
+              "kernel 'oob' faulted: CUDA_ERROR_ILLEGAL_ADDRESS \\(an illegal memory access was "
+              "encountered\\)\\|native=CUDA_ERROR_ILLEGAL_ADDRESS\\|backend=cuda");
+}
+
+TEST_F(CudaFaultDeathTest, SpinningKernelTimesOutAndProcessExitsPromptly) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto child = [this] {
+    // Should exit() hang on the still-running kernel, SIGALRM ends the child and the test fails
+    // with "killed by signal" instead of hanging the run.
+    alarm(60);
+    using clock = std::chrono::steady_clock;
+    double waited = -1;
+    const int code = [&] {
+      try {
+        auto module = build("extern \"C\" __global__ void spin(volatile int* flag) {\n"
+                            "  while (*flag == 0) {}\n"
+                            "}\n");
+        auto flag = context().allocate(sizeof(int));
+        std::vector<int> zero{0};
+        context().copy_to_device(*flag, bytes_of(zero));
+        context().launch(module->function("spin"), LaunchConfig{{1, 1, 1}, {1, 1, 1}, 0},
+                         pack_args(*flag));
+        const auto start = clock::now();
+        try {
+          context().synchronize(1.0);
+        } catch (...) {
+          waited = std::chrono::duration<double>(clock::now() - start).count();
+          throw;
+        }
+        std::fprintf(stderr, "spin finished?\n");
+        return 0;
+      } catch (const Error& e) {
+        std::fprintf(stderr, "%s|waited=%s\n", e.what(), waited < 3.0 ? "ok" : "too long");
+        return e.exit_code();
+      }
+    }();
+    // As gpurun does after a timeout: the context goes away without waiting, then exit.
+    m_context.reset();
+    std::exit(code);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EXIT(child(), ::testing::ExitedWithCode(static_cast<int>(ExitCode::timeout)),
+              "kernel 'spin' did not finish within 1 s \\(--timeout\\)\\|waited=ok");
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(total, 30.0) << "the child took " << total << " s to time out and exit";
+}
+
+TEST_F(CudaFaultDeathTest, DevicePrintfFollowsEarlierHostOutput) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto child = [this] {
+    // The death-test matcher reads stderr; route stdout (where device printf goes) there.
+    std::fflush(stdout);
+    dup2(2, 1);
+    auto module = build("#include <cstdio>\n"
+                        "extern \"C\" __global__ void hello() {\n"
+                        "  printf(\"hello from thread %d\\n\", threadIdx.x);\n"
+                        "}\n");
+    std::cout << "host line before launch\n"; // left in the buffer on purpose
+    context().launch(module->function("hello"), LaunchConfig{{1, 1, 1}, {4, 1, 1}, 0}, {});
+    context().synchronize(5.0);
+    std::cout << "host line after synchronize" << std::endl;
+    std::exit(0);
+  };
+  EXPECT_EXIT(child(), ::testing::ExitedWithCode(0),
+              "host line before launch\n.*hello from thread 3.*host line after synchronize");
+}
+
+} // namespace
+} // namespace gpurun::test
