@@ -6,15 +6,18 @@
 // Call them qualified (numeric::fma, numeric::fmin …): unqualified, a call with double arguments
 // can resolve to the C library's ::fma / ::fmin / ::fabs / ::copysign from <cmath> instead.
 //
-// Choices where the ISA leaves room (measured GPU behaviour, see docs/ARCHITECTURE.md):
-// - f32 arithmetic that produces a NaN returns the canonical NaN 0x7fffffff; f64 returns
-//   0x7fffffffffffffff; f16/bf16 return 0x7fff. min/max of two NaNs returns the canonical NaN.
-// - Integer division by zero does not trap: div.u gives all ones, div.s gives -1 (x >= 0) or 1
-//   (x < 0) as the hardware sequence does; rem by zero returns the dividend. INT_MIN / -1 is
-//   INT_MIN and INT_MIN % -1 is 0.
-// - float -> int conversions saturate to the destination range and map NaN to 0.
-// - `.approx` functions are not bit-exact with the GPU: they are computed correctly rounded
-//   (or to within 2 ulp) on the host, which is at least as accurate as the GPU's guarantee.
+// Where the ISA leaves the result open, these are the choices (not yet confirmed on a GPU; a
+// gpu-labelled test comparing them with the hardware would settle them):
+// - Any float result that is NaN (arithmetic and float -> float cvt) is the canonical NaN:
+//   0x7fffffff (f32), 0x7fffffffffffffff (f64), 0x7fff (f16, bf16). abs/neg/copysign are bit
+//   operations and keep the payload. min/max of two NaNs (or .NaN with one) is canonical.
+// - Integer division by zero does not trap: div.u gives all ones and rem.u the dividend; the
+//   signed forms divide magnitudes and then apply the sign, so div.s gives -1 (x >= 0) or 1
+//   (x < 0) and rem.s gives x. INT_MIN / -1 is INT_MIN and INT_MIN % -1 is 0.
+// - float -> int conversions saturate to the destination range and map NaN to 0 (ISA-defined).
+// - `.approx` and div.full are computed in double precision and rounded once, so they are at
+//   least as accurate as the GPU's documented bounds but may differ from it in the last bits.
+// Everything else (every rounding mode, .ftz, .sat, subnormals, overflow) is exact IEEE / PTX.
 
 #include <bit>
 #include <cstdint>
