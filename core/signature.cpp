@@ -1,6 +1,7 @@
 #include "core/signature.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -308,23 +309,45 @@ bool parse_kernel_at(const std::vector<Token>& t, std::size_t g, bool in_extern_
 std::vector<KernelSignature> find_kernels(std::string_view source) {
   const std::vector<Token> t = detail::tokenize(source);
   std::vector<Found> found;
-  // Which open braces belong to an `extern "C" { … }` block.
-  std::vector<bool> brace_is_extern_c;
-  int extern_c_depth = 0;
+  // What each open brace belongs to: an `extern "C" { … }` block, a namespace (its name), or
+  // something else. Kernels in namespaces are named as NVRTC name expressions need them (ns::k).
+  struct Brace {
+    bool extern_c = false;
+    std::optional<std::string> ns;
+  };
+  std::vector<Brace> braces;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (is_punct(t[i], "{")) {
-      bool ext = i >= 2 && is_ident(t[i - 2], "extern") && t[i - 1].text == "\"C\"";
-      brace_is_extern_c.push_back(ext);
-      extern_c_depth += ext ? 1 : 0;
-    } else if (is_punct(t[i], "}")) {
-      if (!brace_is_extern_c.empty()) {
-        extern_c_depth -= brace_is_extern_c.back() ? 1 : 0;
-        brace_is_extern_c.pop_back();
+      Brace b;
+      b.extern_c = i >= 2 && is_ident(t[i - 2], "extern") && t[i - 1].text == "\"C\"";
+      // namespace a { / namespace a::b { / inline namespace v1 { / namespace {
+      std::size_t k = i;
+      std::string name;
+      while (k > 0 && (t[k - 1].kind == TokenKind::identifier || is_punct(t[k - 1], "::")) &&
+             !is_ident(t[k - 1], "namespace")) {
+        --k;
+        name = t[k].text + name;
       }
+      if (k > 0 && is_ident(t[k - 1], "namespace"))
+        b.ns = name;
+      braces.push_back(b);
+    } else if (is_punct(t[i], "}")) {
+      if (!braces.empty())
+        braces.pop_back();
     } else if (is_ident(t[i], "__global__")) {
+      const bool in_extern_c =
+          std::any_of(braces.begin(), braces.end(), [](const Brace& b) { return b.extern_c; });
       Found f;
-      if (!parse_kernel_at(t, i, extern_c_depth > 0, f))
+      if (!parse_kernel_at(t, i, in_extern_c, f))
         continue;
+      std::string prefix;
+      for (const auto& b : braces) {
+        if (b.ns && !b.ns->empty())
+          prefix += *b.ns + "::";
+      }
+      // extern "C" names are unmangled symbols: the namespace is not part of them.
+      if (!f.sig.extern_c)
+        f.sig.name = prefix + f.sig.name;
       // A declaration and the later definition of the same kernel are one kernel; the
       // definition's parameter names win.
       auto same = std::find_if(found.begin(), found.end(), [&](const Found& x) {
@@ -368,6 +391,17 @@ const KernelSignature& select_kernel(const std::vector<KernelSignature>& kernels
       if (match == nullptr)
         match = &k;
       ++count;
+    }
+  }
+  if (match == nullptr) {
+    // "k" also finds "ns::k" when no other kernel has that unqualified name.
+    for (const auto& k : kernels) {
+      const auto colon = k.name.rfind("::");
+      if (colon != std::string::npos && std::string_view(k.name).substr(colon + 2) == base) {
+        if (match == nullptr)
+          match = &k;
+        ++count;
+      }
     }
   }
   if (count > 1) {

@@ -323,6 +323,29 @@ TEST(Signature, GridConstantAndVolatile) {
                     {"flag", "int*", true, false, DType::i32, 4}});
 }
 
+TEST(Signature, KernelsInNamespacesAreQualified) {
+  auto kernels = find_kernels(R"(
+namespace outer {
+struct Params { int n; };
+namespace inner {
+template <typename T> __global__ void k(T* p) {}
+}
+extern "C" __global__ void plain(int* p) {}
+}
+namespace {
+__global__ void hidden(int* p) {}
+}
+__global__ void top(int* p) {}
+)");
+  ASSERT_EQ(kernels.size(), 4u);
+  EXPECT_EQ(kernels[0].name, "outer::inner::k");
+  EXPECT_EQ(kernels[1].name, "plain") << "extern \"C\" symbols carry no namespace";
+  EXPECT_EQ(kernels[2].name, "hidden");
+  EXPECT_EQ(kernels[3].name, "top");
+  EXPECT_EQ(select_kernel(kernels, "outer::inner::k<float>").name, "outer::inner::k");
+  EXPECT_EQ(select_kernel(kernels, "k<float>").name, "outer::inner::k");
+}
+
 TEST(Signature, SelectKernel) {
   auto kernels = find_kernels("__global__ void a(int* p) {}\n"
                               "template <typename T> __global__ void b(T* p) {}");
