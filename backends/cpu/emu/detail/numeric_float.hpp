@@ -1,7 +1,8 @@
 #pragma once
 // Floating-point arithmetic, min/max, sign operations, testp and the .approx forms declared in
-// numeric.hpp. Round-to-nearest f32/f64 uses the host's IEEE operations (the hot path); every
-// other mode and all f16/bf16 arithmetic go through the exact integer paths in numeric_round.hpp.
+// numeric.hpp. Round-to-nearest f32/f64 uses the host's IEEE operations (the hot path); other
+// modes and f16/bf16 use double arithmetic rounded to odd (f32/f16/bf16 results) or the exact
+// integer paths (f64 results) in numeric_round.hpp.
 
 #include <cmath>
 #include <type_traits>
@@ -157,8 +158,12 @@ template <class F> inline F add(F a, F b, FpMode m) noexcept {
       return detail::finish<F>(a + b, m);
     }
   }
-  const F r = detail::soft_fma<F>(detail::to_double(a), 1.0, detail::to_double(b), m.round);
-  return detail::finish(r, m);
+  if constexpr (std::is_same_v<F, double>) {
+    return detail::finish(detail::soft_fma<F>(a, 1.0, b, m.round), m);
+  } else {
+    return detail::finish(
+        detail::narrow_add<F>(detail::to_double(a), detail::to_double(b), m.round), m);
+  }
 }
 
 template <class F> inline F sub(F a, F b, FpMode m) noexcept {
@@ -169,8 +174,12 @@ template <class F> inline F sub(F a, F b, FpMode m) noexcept {
       return detail::finish<F>(a - b, m);
     }
   }
-  const F r = detail::soft_fma<F>(detail::to_double(a), 1.0, -detail::to_double(b), m.round);
-  return detail::finish(r, m);
+  if constexpr (std::is_same_v<F, double>) {
+    return detail::finish(detail::soft_fma<F>(a, 1.0, -b, m.round), m);
+  } else {
+    return detail::finish(
+        detail::narrow_add<F>(detail::to_double(a), -detail::to_double(b), m.round), m);
+  }
 }
 
 template <class F> inline F mul(F a, F b, FpMode m) noexcept {
@@ -181,12 +190,15 @@ template <class F> inline F mul(F a, F b, FpMode m) noexcept {
       return detail::finish<F>(a * b, m);
     }
   }
-  const double da = detail::to_double(a);
-  const double db = detail::to_double(b);
-  if (!std::isfinite(da) || !std::isfinite(db) || da == 0 || db == 0) {
-    return detail::finish(detail::narrow<F>(da * db, Round::rn), m); // exact specials
+  if constexpr (std::is_same_v<F, double>) {
+    if (!std::isfinite(a) || !std::isfinite(b) || a == 0 || b == 0) {
+      return detail::finish(a * b, m); // exact specials
+    }
+    return detail::finish(detail::soft_fma<F>(a, b, 0.0, m.round), m);
+  } else {
+    return detail::finish(
+        detail::narrow_mul<F>(detail::to_double(a), detail::to_double(b), m.round), m);
   }
-  return detail::finish(detail::soft_fma<F>(da, db, 0.0, m.round), m);
 }
 
 template <class F> inline F fma(F a, F b, F c, FpMode m) noexcept {
@@ -198,9 +210,13 @@ template <class F> inline F fma(F a, F b, F c, FpMode m) noexcept {
       return detail::finish<F>(std::fma(a, b, c), m);
     }
   }
-  const F r = detail::soft_fma<F>(detail::to_double(a), detail::to_double(b), detail::to_double(c),
-                                  m.round);
-  return detail::finish(r, m);
+  if constexpr (std::is_same_v<F, double>) {
+    return detail::finish(detail::soft_fma<F>(a, b, c, m.round), m);
+  } else {
+    return detail::finish(detail::narrow_fma<F>(detail::to_double(a), detail::to_double(b),
+                                                detail::to_double(c), m.round),
+                          m);
+  }
 }
 
 template <class F> inline F div(F a, F b, FpMode m) noexcept {
@@ -211,8 +227,12 @@ template <class F> inline F div(F a, F b, FpMode m) noexcept {
       return detail::finish<F>(a / b, m);
     }
   }
-  return detail::finish(detail::soft_div<F>(detail::to_double(a), detail::to_double(b), m.round),
-                        m);
+  if constexpr (std::is_same_v<F, double>) {
+    return detail::finish(detail::soft_div<F>(a, b, m.round), m);
+  } else {
+    return detail::finish(
+        detail::narrow_div<F>(detail::to_double(a), detail::to_double(b), m.round), m);
+  }
 }
 
 template <class F> inline F sqrt(F a, FpMode m) noexcept {
@@ -222,7 +242,11 @@ template <class F> inline F sqrt(F a, FpMode m) noexcept {
       return detail::finish<F>(std::sqrt(a), m);
     }
   }
-  return detail::finish(detail::soft_sqrt<F>(detail::to_double(a), m.round), m);
+  if constexpr (std::is_same_v<F, double>) {
+    return detail::finish(detail::soft_sqrt<F>(a, m.round), m);
+  } else {
+    return detail::finish(detail::narrow_sqrt<F>(detail::to_double(a), m.round), m);
+  }
 }
 
 template <class F> inline F rcp(F a, FpMode m) noexcept {

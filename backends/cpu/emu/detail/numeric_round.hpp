@@ -238,7 +238,12 @@ template <class F> [[nodiscard]] inline F narrow(double d, Round r) noexcept {
   }
   if constexpr (std::is_same_v<F, double>) {
     return d;
-  } else {
+  } else if constexpr (std::is_same_v<F, float>) {
+    if (r == Round::rn) {
+      return static_cast<float>(d); // the host converts in round-to-nearest (default FP env)
+    }
+  }
+  if constexpr (!std::is_same_v<F, double>) {
     using Bits = typename Format<F>::Bits;
     if (std::isinf(d)) {
       const Bits inf = static_cast<Bits>(static_cast<Bits>(exp_mask<F>) << Format<F>::mant_bits);
@@ -348,6 +353,80 @@ template <class F> [[nodiscard]] inline F soft_sqrt(double a, Round r) noexcept 
   }
   const bool sticky = static_cast<u128>(root) * root != m;
   return round_pack<F>(false, root, (da.exp - s) / 2, sticky, r);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast exact paths for f32/f16/bf16 results: the operation is done in double together with an
+// error-free transformation that gives the sign of the rounding error; rounding that double to
+// odd keeps the sticky information, so one more rounding to a format with at most 51 significand
+// bits (f32, f16, bf16) is exact in every mode. Operands are exact F values widened to double,
+// far from double's overflow and underflow thresholds.
+
+/// The error of s = rn(x + y), exactly (TwoSum).
+[[nodiscard]] inline double two_sum_error(double x, double y, double s) noexcept {
+  const double yy = s - x;
+  return (x - (s - yy)) + (y - yy);
+}
+
+/// s rounded to odd, given the sign of (exact - s) as `err`.
+[[nodiscard]] inline double to_odd(double s, double err) noexcept {
+  std::uint64_t b = std::bit_cast<std::uint64_t>(s);
+  if (err == 0 || !std::isfinite(s) || (b & 1u) != 0) {
+    return s;
+  }
+  const bool away_from_zero = (err > 0) == (s > 0);
+  b = away_from_zero ? b + 1 : b - 1; // a neighbour on the exact value's side, with an odd last bit
+  return std::bit_cast<double>(b);
+}
+
+/// IEEE sign of an exact zero sum x + y: -0 when rounding toward -inf unless both are +0.
+[[nodiscard]] inline double zero_sum(double x, double y, Round r) noexcept {
+  if (r != Round::rm) {
+    return (std::signbit(x) && std::signbit(y)) ? -0.0 : 0.0;
+  }
+  return (std::signbit(x) || std::signbit(y) || x != 0) ? -0.0 : 0.0;
+}
+
+template <class F> [[nodiscard]] inline F narrow_add(double x, double y, Round r) noexcept {
+  const double s = x + y;
+  if (s == 0) {
+    return narrow<F>(zero_sum(x, y, r), r);
+  }
+  return narrow<F>(to_odd(s, two_sum_error(x, y, s)), r);
+}
+
+template <class F> [[nodiscard]] inline F narrow_mul(double x, double y, Round r) noexcept {
+  return narrow<F>(x * y, r); // 2 x 24 significant bits: exact in double
+}
+
+template <class F>
+[[nodiscard]] inline F narrow_fma(double x, double y, double z, Round r) noexcept {
+  const double p = x * y; // exact
+  const double s = p + z;
+  if (s == 0) {
+    return narrow<F>(zero_sum(p, z, r), r);
+  }
+  return narrow<F>(to_odd(s, two_sum_error(p, z, s)), r);
+}
+
+template <class F> [[nodiscard]] inline F narrow_div(double x, double y, Round r) noexcept {
+  const double q = x / y;
+  if (!std::isfinite(q) || q == 0) {
+    return narrow<F>(q, r); // NaN, ±inf and ±0 quotients are exact
+  }
+  const double residual = std::fma(-q, y, x); // x - q*y, exact
+  return narrow<F>(to_odd(q, (residual > 0) == (y > 0) ? residual : -residual), r);
+}
+
+template <class F> [[nodiscard]] inline F narrow_sqrt(double x, Round r) noexcept {
+  if (std::isnan(x) || x < 0) {
+    return canonical_nan<F>();
+  }
+  const double s = std::sqrt(x);
+  if (s == 0 || !std::isfinite(s)) {
+    return narrow<F>(s, r);
+  }
+  return narrow<F>(to_odd(s, std::fma(-s, s, x)), r);
 }
 
 } // namespace gpurun::emu::numeric::detail

@@ -162,4 +162,43 @@ TEST(NumericReference, Bf16AddSubMulAllModesAgainstExactDouble) {
   check_small_float_arith<BFloat16>(12);
 }
 
+// The two exact implementations cross-check each other: double arithmetic rounded to odd (used
+// for f32/f16/bf16 results) and integer significand arithmetic (used for f64 results).
+template <class F> F random_value(std::mt19937_64& rng) {
+  if constexpr (std::is_same_v<F, float>) {
+    return f32_from_bits(static_cast<std::uint32_t>(rng()));
+  } else {
+    return F{static_cast<std::uint16_t>(rng())};
+  }
+}
+
+template <class F> void cross_check_exact_paths(std::uint64_t seed) {
+  namespace d = gpurun::emu::numeric::detail;
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 30000; ++i) {
+    const double x = d::to_double(random_value<F>(rng));
+    const double y = d::to_double(random_value<F>(rng));
+    const double z = d::to_double(random_value<F>(rng));
+    for (const Round r : {Round::rn, Round::rz, Round::rm, Round::rp}) {
+      ASSERT_EQ(d::to_bits(d::narrow_fma<F>(x, y, z, r)), d::to_bits(d::soft_fma<F>(x, y, z, r)))
+          << x << " " << y << " " << z;
+      ASSERT_EQ(d::to_bits(d::narrow_add<F>(x, y, r)), d::to_bits(d::soft_fma<F>(x, 1.0, y, r)))
+          << x << " " << y;
+      ASSERT_EQ(d::to_bits(d::narrow_div<F>(x, y, r)), d::to_bits(d::soft_div<F>(x, y, r)))
+          << x << " " << y;
+      ASSERT_EQ(d::to_bits(d::narrow_sqrt<F>(x, r)), d::to_bits(d::soft_sqrt<F>(x, r))) << x;
+    }
+  }
+}
+
+TEST(NumericReference, ExactPathsAgreeF32) {
+  cross_check_exact_paths<float>(21);
+}
+TEST(NumericReference, ExactPathsAgreeF16) {
+  cross_check_exact_paths<Half>(22);
+}
+TEST(NumericReference, ExactPathsAgreeBf16) {
+  cross_check_exact_paths<BFloat16>(23);
+}
+
 } // namespace
