@@ -148,6 +148,12 @@ private:
       o.kind = Operand::Kind::sink;
       return o;
     }
+    if (t.text == "WARP_SZ") {
+      // PTX's one predefined constant; the decoder treats it like a special register.
+      o.kind = Operand::Kind::special;
+      o.name = std::string(t.text);
+      return o;
+    }
     if (t.text.front() != '%') {
       o.kind = Operand::Kind::symbol;
       o.name = m_scopes.resolve(t.text);

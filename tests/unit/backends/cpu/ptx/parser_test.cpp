@@ -108,9 +108,10 @@ TEST(Parser, GuardsNegationSinkPairsAndSpecials) {
                  "atom.global.exch.b32 _, [%rd1], %r1;\n"
                  "mov.u64 %rd1, %clock64;\nmov.u32 %r1, %lanemask_lt;\nmov.u32 %r1, %ctaid.y;\n"
                  "mov.u32 %r1, %nctaid.z;\n"
+                 "mov.u32 %r1, WARP_SZ;\n"
                  "st.global.v4.u32 [%rd1], {%r1, %r2, _, %r4};");
   const auto& b = m.functions[0].body;
-  ASSERT_EQ(b.size(), 10u);
+  ASSERT_EQ(b.size(), 11u);
   EXPECT_EQ(b[0].instruction->guard, "%p1");
   EXPECT_TRUE(b[0].instruction->guard_negated);
   ASSERT_TRUE(b[1].label);
@@ -130,11 +131,13 @@ TEST(Parser, GuardsNegationSinkPairsAndSpecials) {
   EXPECT_EQ(b[6].instruction->operands[1].name, "%lanemask_lt");
   EXPECT_EQ(b[7].instruction->operands[1].name, "%ctaid.y");
   EXPECT_EQ(b[8].instruction->operands[1].name, "%nctaid.z");
-  const Operand& v = b[9].instruction->operands[1];
+  EXPECT_EQ(b[9].instruction->operands[1].kind, Kind::special);
+  EXPECT_EQ(b[9].instruction->operands[1].name, "WARP_SZ");
+  const Operand& v = b[10].instruction->operands[1];
   ASSERT_EQ(v.kind, Kind::vector);
   ASSERT_EQ(v.elements.size(), 4u);
   EXPECT_EQ(v.elements[2].kind, Kind::sink);
-  EXPECT_EQ(b[9].instruction->line, 19);
+  EXPECT_EQ(b[10].instruction->line, 20);
 }
 
 TEST(Parser, CallForms) {
@@ -354,6 +357,39 @@ TEST(Parser, ErrorsNameTheLineAndToken) {
   EXPECT_EQ(error_of(head + "L1: ret;\nL1: ret;\n}\n"), "bad.ptx:8: duplicate label near 'L1'");
   EXPECT_EQ(error_of(".version 8.8\n.address_size 48\n"),
             "bad.ptx:2: expected 32 or 64 after .address_size near '48'");
+}
+
+} // namespace
+} // namespace gpurun::ptx::test
+
+namespace gpurun::ptx::test {
+namespace {
+
+// Every prefix and every single-line deletion of real PTX either parses or fails with a compile
+// error that names a line: never a crash or another exception type.
+TEST(Parser, DamagedFixturesFailCleanly) {
+  for (const char* name : {"print_threads", "device_funcs", "globals_local", "warp_reduce"}) {
+    const std::string text = read_fixture(name);
+    auto check = [&](const std::string& damaged, const std::string& what) {
+      try {
+        (void)parse_module(damaged, "damaged.ptx");
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ExitCode::compile) << what;
+        EXPECT_EQ(std::string(e.what()).rfind("damaged.ptx:", 0), 0u) << what << ": " << e.what();
+      }
+    };
+    for (std::size_t cut = 0; cut < text.size(); cut += 37) {
+      check(text.substr(0, cut), std::string(name) + " cut at " + std::to_string(cut));
+    }
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = text.find('\n', start);
+      const std::size_t stop = end == std::string::npos ? text.size() : end + 1;
+      check(text.substr(0, start) + text.substr(stop),
+            std::string(name) + " without line at " + std::to_string(start));
+      start = stop;
+    }
+  }
 }
 
 } // namespace
