@@ -230,12 +230,12 @@ void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack
   std::fflush(stdout);
 
   m_state->make_current();
-  m_state->last_kernel = fn.name();
   const CUresult r = m_state->api.launch_kernel(
       function->handle(), config.grid.x, config.grid.y, config.grid.z, config.block.x,
       config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes), m_state->stream,
       pointers.empty() ? nullptr : pointers.data(), nullptr);
   if (r != CUDA_SUCCESS) {
+    // A fault reported here belongs to an earlier kernel, still named in last_kernel.
     if (is_kernel_fault(r))
       stream_failed(r, "cuLaunchKernel", __LINE__);
     throw_error(r, "cuLaunchKernel", ExitCode::device,
@@ -243,6 +243,7 @@ void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack
                             dims_text(config.grid), dims_text(config.block), config.shared_bytes),
                 __FILE__, __LINE__);
   }
+  m_state->last_kernel = fn.name();
 }
 
 void CudaContext::synchronize(std::optional<double> timeout_s) {

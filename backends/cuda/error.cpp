@@ -91,7 +91,9 @@ std::string result_name(CUresult result) {
 
 std::string describe(CUresult result) {
   const char* text = driver_description(result);
-  return format_error("", result_name(result), text != nullptr ? text : "").substr(2);
+  if (text == nullptr)
+    return result_name(result);
+  return fmt::format("{} ({})", result_name(result), text);
 }
 
 std::string format_error(std::string_view what, std::string_view name,

@@ -1,7 +1,5 @@
 #include "backends/cuda/module.hpp"
 
-#include <bit>
-
 #include "backends/cuda/error.hpp"
 
 namespace gpurun::cuda {
