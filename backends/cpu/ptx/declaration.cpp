@@ -20,7 +20,7 @@ void append_le(std::vector<std::uint8_t>& out, std::uint64_t value, std::size_t 
 // One initializer value encoded as the declaration's element type.
 void parse_init_value(TokenCursor& in, Variable& v, std::size_t element) {
   const bool negative = in.accept('-');
-  const Token& t = in.peek();
+  const Token t = in.peek();
   if (t.kind == Token::Kind::identifier) {
     if (negative) {
       in.fail("unexpected '-' before a symbol in initializer");
@@ -121,7 +121,7 @@ Variable parse_variable(TokenCursor& in, StateSpace space, int line) {
   v.line = line;
   std::size_t explicit_align = 0;
   while (in.peek().kind == Token::Kind::directive) {
-    const Token& d = in.take();
+    const Token d = in.take();
     if (d.text == ".align") {
       explicit_align = static_cast<std::size_t>(in.expect_integer("an alignment after .align"));
       if (explicit_align == 0 || (explicit_align & (explicit_align - 1)) != 0) {
@@ -190,7 +190,7 @@ void parse_name_and_initializer(TokenCursor& in, Variable& v) {
   }
   const std::size_t element = type_size_bytes(v.type);
   if (in.accept('=')) {
-    const Token& at = in.peek();
+    const Token at = in.peek();
     parse_init_list(in, v, element);
     const std::size_t declared = v.size_bytes();
     if (v.array_size && *v.array_size == 0) {

@@ -17,10 +17,10 @@ public:
     ins.line = m_in.peek().line;
     if (m_in.accept('@')) {
       ins.guard_negated = m_in.accept('!');
-      const Token& g = m_in.expect_identifier("a guard predicate after '@'");
+      const Token g = m_in.expect_identifier("a guard predicate after '@'");
       ins.guard = register_name(g);
     }
-    const Token& op = m_in.expect_identifier("an instruction");
+    const Token op = m_in.expect_identifier("an instruction");
     if (op.text.front() == '%' || op.text.front() == '$') {
       m_in.fail(op, "expected an instruction");
     }
@@ -96,7 +96,7 @@ private:
     return list;
   }
 
-  std::string register_name(const Token& t) {
+  std::string register_name(const Token t) {
     if (t.text.front() != '%') {
       return m_scopes.resolve(t.text);
     }
@@ -108,7 +108,7 @@ private:
 
   Operand operand() {
     Operand o;
-    const Token& t = m_in.peek();
+    const Token t = m_in.peek();
     if (t.kind == Token::Kind::punct) {
       switch (t.text[0]) {
       case '!': {
@@ -184,7 +184,7 @@ private:
     return o;
   }
 
-  Operand immediate(const Token& t) {
+  Operand immediate(const Token t) {
     Operand o;
     switch (t.kind) {
     case Token::Kind::integer: {
@@ -242,7 +242,7 @@ private:
     Operand o;
     o.kind = Operand::Kind::address;
     if (m_in.peek().kind == Token::Kind::identifier) {
-      const Token& base = m_in.take();
+      const Token base = m_in.take();
       o.name = register_name(base);
       if (m_in.peek().is_punct('+') || m_in.peek().is_punct('-')) {
         const bool minus = m_in.take().is_punct('-');

@@ -45,26 +45,21 @@ bool is_punct_char(char c) {
   }
 }
 
-class Lexer {
-public:
-  Lexer(std::string_view text, std::string_view file) : m_text(text), m_file(file) {}
+} // namespace
 
-  std::vector<Token> run() {
-    std::vector<Token> tokens;
-    // PTX averages one token per ~5 characters; reserving avoids repeated regrowth on big modules.
-    tokens.reserve(m_text.size() / 5 + 16);
-    bool space = true;
-    while (true) {
-      space = skip_space_and_comments() || space;
-      if (m_pos >= m_text.size()) {
-        tokens.push_back(Token{Token::Kind::end, {}, m_line, true});
-        return tokens;
-      }
-      Token t = next();
-      t.space_before = space;
-      space = false;
-      tokens.push_back(t);
+class TokenStream::Impl {
+public:
+  Impl(std::string_view text, std::string_view file) : m_text(text), m_file(file) {}
+
+  Token next_token() {
+    const bool space = skip_space_and_comments() || m_at_start;
+    m_at_start = false;
+    if (m_pos >= m_text.size()) {
+      return Token{Token::Kind::end, {}, m_line, true};
     }
+    Token t = next();
+    t.space_before = space;
+    return t;
   }
 
 private:
@@ -239,12 +234,28 @@ private:
   std::string_view m_file;
   std::size_t m_pos = 0;
   int m_line = 1;
+  bool m_at_start = true;
 };
 
-} // namespace
+TokenStream::TokenStream(std::string_view text, std::string_view file_name)
+    : m_impl(std::make_unique<Impl>(text, file_name)) {}
+TokenStream::~TokenStream() = default;
+TokenStream::TokenStream(TokenStream&&) noexcept = default;
+TokenStream& TokenStream::operator=(TokenStream&&) noexcept = default;
+
+Token TokenStream::next() {
+  return m_impl->next_token();
+}
 
 std::vector<Token> tokenize(std::string_view text, std::string_view file_name) {
-  return Lexer(text, file_name).run();
+  TokenStream stream(text, file_name);
+  std::vector<Token> tokens;
+  while (true) {
+    tokens.push_back(stream.next());
+    if (tokens.back().kind == Token::Kind::end) {
+      return tokens;
+    }
+  }
 }
 
 std::string describe(const Token& token) {

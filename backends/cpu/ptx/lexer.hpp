@@ -4,6 +4,7 @@
 // out as an identifier followed by directive tokens with `space_before == false`; the parser joins
 // them.
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,25 @@ struct Token {
   [[nodiscard]] bool is_directive(std::string_view name) const {
     return kind == Kind::directive && text == name;
   }
+};
+
+/// Produces the tokens of `text` one at a time, so that parsing needs no token array. The text
+/// must outlive the stream and its tokens.
+class TokenStream {
+public:
+  TokenStream(std::string_view text, std::string_view file_name);
+  ~TokenStream();
+  TokenStream(TokenStream&&) noexcept;
+  TokenStream& operator=(TokenStream&&) noexcept;
+
+  /// The next token; Kind::end at the end, again on every later call. Throws
+  /// gpurun::Error(ExitCode::compile) "FILE:LINE: unexpected character near 'c'" for text that is
+  /// no PTX token.
+  [[nodiscard]] Token next();
+
+private:
+  class Impl;
+  std::unique_ptr<Impl> m_impl;
 };
 
 /// Tokenizes `text`; the last token is always Kind::end. Throws gpurun::Error(ExitCode::compile)

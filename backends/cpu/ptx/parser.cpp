@@ -34,7 +34,7 @@ std::optional<StateSpace> variable_space(std::string_view directive) {
 
 class Parser {
 public:
-  Parser(const std::vector<Token>& tokens, std::string_view file) : m_in(tokens, file) {}
+  Parser(std::string_view text, std::string_view file) : m_in(text, file) {}
 
   Module parse() {
     while (!m_in.at_end()) {
@@ -45,13 +45,13 @@ public:
 
 private:
   void top_level() {
-    const Token& t = m_in.peek();
+    const Token t = m_in.peek();
     if (t.kind != Token::Kind::directive) {
       m_in.fail("expected a directive");
     }
     if (t.text == ".version") {
       m_in.take();
-      const Token& v = m_in.take();
+      const Token v = m_in.take();
       if (v.kind != Token::Kind::decimal_float && v.kind != Token::Kind::integer) {
         m_in.fail(v, "expected a version number after .version");
       }
@@ -64,7 +64,7 @@ private:
       }
     } else if (t.text == ".address_size") {
       m_in.take();
-      const Token& at = m_in.peek();
+      const Token at = m_in.peek();
       const long long size = m_in.expect_integer("32 or 64 after .address_size");
       if (size != 32 && size != 64) {
         m_in.fail(at, "expected 32 or 64 after .address_size");
@@ -85,13 +85,13 @@ private:
 
   // [.visible|.weak|.extern|.common] (.entry|.func|.global|.shared|.const …)
   void linked_declaration() {
-    const Token& first = m_in.peek();
+    const Token first = m_in.peek();
     std::string linkage;
     if (first.text == ".visible" || first.text == ".weak" || first.text == ".extern" ||
         first.text == ".common") {
       linkage = std::string(m_in.take().text.substr(1));
     }
-    const Token& what = m_in.peek();
+    const Token what = m_in.peek();
     if (what.text == ".entry" || what.text == ".func") {
       m_in.take();
       function(linkage, what.text == ".entry", first.line);
@@ -165,7 +165,7 @@ private:
       if (m_in.at_end()) {
         m_in.fail("unterminated block");
       }
-      const Token& t = m_in.take();
+      const Token t = m_in.take();
       depth += t.is_punct('{') ? 1 : t.is_punct('}') ? -1 : 0;
     }
   }
@@ -201,7 +201,7 @@ private:
     std::vector<Variable> params;
     if (!m_in.peek().is_punct(')')) {
       do {
-        const Token& space = m_in.peek();
+        const Token space = m_in.peek();
         if (!space.is_directive(".param") && !space.is_directive(".reg")) {
           m_in.fail("expected .param in a parameter list");
         }
@@ -218,7 +218,7 @@ private:
 
   void performance_directives(Function& f) {
     while (m_in.peek().kind == Token::Kind::directive) {
-      const Token& d = m_in.take();
+      const Token d = m_in.take();
       if (d.text == ".maxntid" || d.text == ".reqntid" || d.text == ".reqnctapercluster") {
         std::optional<unsigned> dims[3];
         for (int i = 0; i < 3; ++i) {
@@ -266,7 +266,7 @@ private:
     m_in.expect('{', "opening a function body");
     m_scopes.push();
     while (true) {
-      const Token& t = m_in.peek();
+      const Token t = m_in.peek();
       if (t.kind == Token::Kind::end) {
         m_in.fail(t, fmt::format("missing '}}' at the end of {}", f.name));
       }
@@ -312,7 +312,7 @@ private:
   }
 
   void body_directive(Function& f) {
-    const Token& d = m_in.peek();
+    const Token d = m_in.peek();
     if (d.text == ".reg") {
       m_in.take();
       register_decl(f);
@@ -340,7 +340,7 @@ private:
   void register_decl(Function& f) {
     std::string type;
     while (m_in.peek().kind == Token::Kind::directive) {
-      const Token& d = m_in.take();
+      const Token d = m_in.take();
       if (is_type_directive(d.text)) {
         type = std::string(d.text.substr(1));
       } else if (d.text != ".v2" && d.text != ".v4") {
@@ -351,7 +351,7 @@ private:
       m_in.fail("expected a type after .reg");
     }
     do {
-      const Token& name = m_in.expect_identifier("a register name");
+      const Token name = m_in.expect_identifier("a register name");
       RegisterDecl r;
       r.type = type;
       if (m_in.accept('<')) {
@@ -381,8 +381,7 @@ private:
 } // namespace
 
 Module parse_module(std::string_view text, std::string_view file_name_for_errors) {
-  const std::vector<Token> tokens = tokenize(text, file_name_for_errors);
-  return Parser(tokens, file_name_for_errors).parse();
+  return Parser(text, file_name_for_errors).parse();
 }
 
 } // namespace gpurun::ptx

@@ -12,14 +12,14 @@ void TokenCursor::fail(const Token& at, std::string_view what) const {
               fmt::format("{}:{}: {} near '{}'", m_file, at.line, what, describe(at)));
 }
 
-const Token& TokenCursor::expect(char c, std::string_view context) {
+Token TokenCursor::expect(char c, std::string_view context) {
   if (!peek().is_punct(c)) {
     fail(fmt::format("expected '{}' {}", c, context));
   }
   return take();
 }
 
-const Token& TokenCursor::expect_identifier(std::string_view what) {
+Token TokenCursor::expect_identifier(std::string_view what) {
   if (peek().kind != Token::Kind::identifier) {
     fail(fmt::format("expected {}", what));
   }
@@ -31,7 +31,7 @@ long long TokenCursor::expect_integer(std::string_view what) {
   if (peek().kind != Token::Kind::integer) {
     fail(fmt::format("expected {}", what));
   }
-  const Token& t = take();
+  const Token t = take();
   const auto value = parse_integer_literal(t.text);
   if (!value) {
     fail(t, fmt::format("malformed integer for {}", what));

@@ -1,8 +1,8 @@
 #pragma once
-// Reading position in a token stream, with the error reporting every PTX parsing step shares.
+// Reading position in a token stream (a few tokens of lookahead over the lexer), with the error
+// reporting every PTX parsing step shares.
 
 #include <string_view>
-#include <vector>
 
 #include "backends/cpu/ptx/lexer.hpp"
 
@@ -10,21 +10,25 @@ namespace gpurun::ptx {
 
 class TokenCursor {
 public:
-  TokenCursor(const std::vector<Token>& tokens, std::string_view file)
-      : m_tokens(tokens), m_file(file) {}
+  TokenCursor(std::string_view text, std::string_view file) : m_stream(text, file), m_file(file) {}
 
-  [[nodiscard]] const Token& peek(std::size_t ahead = 0) const {
-    const std::size_t i = m_pos + ahead;
-    return i < m_tokens.size() ? m_tokens[i] : m_tokens.back();
+  /// The token `ahead` positions on (at most kLookahead - 1); valid until the next take().
+  [[nodiscard]] const Token& peek(std::size_t ahead = 0) {
+    while (m_count <= ahead) {
+      m_ahead[(m_head + m_count) % kLookahead] = m_stream.next();
+      ++m_count;
+    }
+    return m_ahead[(m_head + ahead) % kLookahead];
   }
-  const Token& take() {
-    const Token& t = peek();
-    if (m_pos < m_tokens.size() - 1) {
-      ++m_pos;
+  Token take() {
+    const Token t = peek();
+    if (t.kind != Token::Kind::end) {
+      m_head = (m_head + 1) % kLookahead;
+      --m_count;
     }
     return t;
   }
-  [[nodiscard]] bool at_end() const { return peek().kind == Token::Kind::end; }
+  [[nodiscard]] bool at_end() { return peek().kind == Token::Kind::end; }
 
   /// Consumes the punctuation `c` when it is next.
   bool accept(char c) {
@@ -35,22 +39,25 @@ public:
     return false;
   }
   /// Consumes the punctuation `c` or fails with "expected '<c>' <context>".
-  const Token& expect(char c, std::string_view context);
+  Token expect(char c, std::string_view context);
   /// Consumes an identifier or fails with "expected <what>".
-  const Token& expect_identifier(std::string_view what);
+  Token expect_identifier(std::string_view what);
   /// Consumes an integer literal (optionally negative) and returns its value.
   [[nodiscard]] long long expect_integer(std::string_view what);
 
   /// Throws gpurun::Error(ExitCode::compile) "FILE:LINE: <what> near '<token>'".
   [[noreturn]] void fail(const Token& at, std::string_view what) const;
-  [[noreturn]] void fail(std::string_view what) const { fail(peek(), what); }
+  [[noreturn]] void fail(std::string_view what) { fail(peek(), what); }
 
   [[nodiscard]] std::string_view file() const { return m_file; }
 
 private:
-  const std::vector<Token>& m_tokens;
+  static constexpr std::size_t kLookahead = 4;
+  TokenStream m_stream;
   std::string_view m_file;
-  std::size_t m_pos = 0;
+  Token m_ahead[kLookahead];
+  std::size_t m_head = 0;
+  std::size_t m_count = 0;
 };
 
 } // namespace gpurun::ptx
