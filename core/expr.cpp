@@ -126,8 +126,10 @@ private:
   WideInt unary() {
     const char c = peek();
     if (c == '-' || c == '+') {
-      ++m_pos;
+      const std::size_t op_pos = m_pos++;
       const WideInt v = unary();
+      if (c == '-' && v == -k_wide_max - 1)
+        fail(op_pos, "integer overflow");
       return c == '-' ? -v : v;
     }
     return power();

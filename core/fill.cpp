@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -139,6 +140,26 @@ void parse_call(FillSpec& fill, std::string_view text, std::size_t open, DType d
     throw_at(where, pb.offset, "randn needs STD >= 0");
 }
 
+/// Runs f(i) for i in [0, n), split over threads for large buffers. Each element depends only on
+/// its index (the generator is counter-based), so the result is the same for any split.
+template <typename F> void for_each_index(std::size_t n, const F& f) {
+  constexpr std::size_t k_min_per_thread = std::size_t{1} << 18;
+  const std::size_t threads = std::min<std::size_t>(
+      std::max(1u, std::thread::hardware_concurrency()), n / k_min_per_thread);
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < n; ++i)
+      f(i);
+    return;
+  }
+  const std::size_t per = (n + threads - 1) / threads;
+  std::vector<std::jthread> pool;
+  for (std::size_t t = 0; t < threads; ++t)
+    pool.emplace_back([&f, t, per, n] {
+      for (std::size_t i = t * per; i < std::min(n, (t + 1) * per); ++i)
+        f(i);
+    });
+}
+
 [[noreturn]] void fail_applying(const FillSpec& fill, std::string_view what) {
   throw usage_error(fmt::format("{} '{}': {}", fill.field, fill.origin, what));
 }
@@ -270,11 +291,13 @@ void apply_fill(const FillSpec& fill, HostBuffer& buffer, const std::filesystem:
       // Integer iota wraps at the type's width, as C arithmetic on the element type would.
       const WideInt start = int_param(dtype, fill.a_text, fill.a, where);
       const WideInt step = int_param(DType::i64, fill.b_text, fill.b, where);
-      for (std::size_t i = 0; i < n; ++i)
+      for_each_index(n, [&](std::size_t i) {
         store_wide(dtype, buffer.element(i), start + static_cast<WideInt>(i) * step);
+      });
     } else {
-      for (std::size_t i = 0; i < n; ++i)
+      for_each_index(n, [&](std::size_t i) {
         store_from_double(dtype, buffer.element(i), fill.a + static_cast<double>(i) * fill.b);
+      });
     }
     return;
   case Kind::rand:
@@ -286,15 +309,17 @@ void apply_fill(const FillSpec& fill, HostBuffer& buffer, const std::filesystem:
       }
       // A span of 2^64 (the whole u64/i64 range) wraps to 0, which bits_to_range reads as 2^64.
       const auto span = static_cast<std::uint64_t>(hi - lo + 1);
-      for (std::size_t i = 0; i < n; ++i)
+      for_each_index(n, [&](std::size_t i) {
         store_wide(dtype, buffer.element(i),
                    lo + static_cast<WideInt>(bits_to_range(rand_bits64(fill.seed, i), span)));
+      });
     } else {
       const double lo = fill.has_params ? fill.a : 0.0;
       const double hi = fill.has_params ? fill.b : 1.0;
       const bool wide = dtype == DType::f64;
-      for (std::size_t i = 0; i < n; ++i)
+      for_each_index(n, [&](std::size_t i) {
         store_from_double(dtype, buffer.element(i), lo + (hi - lo) * rand_unit(fill.seed, i, wide));
+      });
     }
     return;
   case Kind::randn: {
@@ -304,8 +329,9 @@ void apply_fill(const FillSpec& fill, HostBuffer& buffer, const std::filesystem:
     const double mean = fill.has_params ? fill.a : 0.0;
     const double stddev = fill.has_params ? fill.b : 1.0;
     const bool wide = dtype == DType::f64;
-    for (std::size_t i = 0; i < n; ++i)
+    for_each_index(n, [&](std::size_t i) {
       store_from_double(dtype, buffer.element(i), mean + stddev * randn_unit(fill.seed, i, wide));
+    });
     return;
   }
   case Kind::list:

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/npy.hpp"
+#include "core/rng.hpp"
 #include "support/test_support.hpp"
 
 namespace gpurun {
@@ -82,6 +83,14 @@ TEST(Fill, RandFloatMatchesThePinnedPhiloxValues) {
   EXPECT_EQ(v, (std::vector<std::uint32_t>{0x3f74607a, 0x3ed05d1c, 0x3bc71180, 0x3ec7c82c}));
 }
 
+TEST(Fill, RandDoubleUses53Bits) {
+  const auto v = values<double>(filled(DType::f64, 2, "rand(seed=7)"));
+  EXPECT_EQ(v, (std::vector<double>{0x1.e8c0f45b8013fp-1, 0x1.a0ba3a6f2e5eep-2}));
+  // f16 takes the 24-bit uniform and rounds it once: 0.9545971155 → 0x3ba3 (0.95458984375).
+  EXPECT_EQ(values<std::uint16_t>(filled(DType::f16, 1, "rand(seed=7)")),
+            (std::vector<std::uint16_t>{0x3ba3}));
+}
+
 TEST(Fill, RandDoesNotDependOnTheBufferLength) {
   const auto small = values<float>(filled(DType::f32, 4, "rand(seed=42,-1,1)"));
   const auto large = values<float>(filled(DType::f32, 100000, "rand(seed=42,-1,1)"));
@@ -93,6 +102,15 @@ TEST(Fill, RandDoesNotDependOnTheBufferLength) {
   }
   const auto other_seed = values<float>(filled(DType::f32, 4, "rand(seed=43,-1,1)"));
   EXPECT_NE(small, other_seed);
+}
+
+TEST(Fill, LargeBuffersFilledInParallelMatchTheSequentialDefinition) {
+  const std::size_t n = std::size_t{1} << 21; // above the per-thread minimum, so split up
+  const auto v = values<std::uint32_t>(filled(DType::u32, n, "rand(seed=11)"));
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(v[i], bits_to_range(rand_bits64(11, i), 1ULL << 32)) << i;
+  const auto f = values<float>(filled(DType::f32, n, "iota(0, 0.5)"));
+  EXPECT_EQ(f[n - 1], static_cast<float>((n - 1) * 0.5));
 }
 
 TEST(Fill, RandIntegers) {

@@ -57,6 +57,13 @@ TEST(Format, FloatsLikeNumPy) {
             "[0.00195312 1.        ]");
 }
 
+TEST(Format, FloatsRoundedToEightDecimals) {
+  // The first four values of f32[4]:rand(seed=7).
+  EXPECT_EQ(format_buffer(make<std::uint32_t>(DType::f32, {4},
+                                              {0x3f74607a, 0x3ed05d1c, 0x3bc71180, 0x3ec7c82c})),
+            "[0.9545971  0.40696037 0.00607508 0.39019907]");
+}
+
 TEST(Format, ScientificWhenMagnitudesDiffer) {
   EXPECT_EQ(format_buffer(make<double>(DType::f64, {2}, {1e10, 1.5})), "[1.0e+10 1.5e+00]");
   EXPECT_EQ(format_buffer(make<double>(DType::f64, {2}, {-1e10, 1.5})), "[-1.0e+10  1.5e+00]");
