@@ -21,9 +21,12 @@ inline constexpr std::uint64_t kGlobalBase = 0x7f00'0000'0000;
 enum class Window : std::uint8_t { global, shared, local, param };
 
 [[nodiscard]] inline Window window_of(std::uint64_t generic) noexcept {
-  if (generic - kSharedBase < kSharedWindow) return Window::shared;
-  if (generic - kLocalBase < kLocalWindow) return Window::local;
-  if (generic - kParamBase < kParamWindow) return Window::param;
+  if (generic - kSharedBase < kSharedWindow)
+    return Window::shared;
+  if (generic - kLocalBase < kLocalWindow)
+    return Window::local;
+  if (generic - kParamBase < kParamWindow)
+    return Window::param;
   return Window::global;
 }
 

@@ -29,14 +29,17 @@ MemoryMap::MemoryMap(std::vector<Allocation> allocations) : m_sorted(std::move(a
 const Allocation* MemoryMap::find(std::uint64_t address, std::size_t bytes) const noexcept {
   auto it = std::upper_bound(m_sorted.begin(), m_sorted.end(), address,
                              [](std::uint64_t a, const Allocation& b) { return a < b.address; });
-  if (it == m_sorted.begin()) return nullptr;
+  if (it == m_sorted.begin())
+    return nullptr;
   --it;
-  if (address - it->address + bytes <= it->size && address >= it->address) return &*it;
+  if (address - it->address + bytes <= it->size && address >= it->address)
+    return &*it;
   return nullptr;
 }
 
 std::string MemoryMap::describe(std::uint64_t address, std::size_t bytes) const {
-  if (m_sorted.empty()) return "no device allocation exists";
+  if (m_sorted.empty())
+    return "no device allocation exists";
   const Allocation* nearest = nullptr;
   std::uint64_t best = ~std::uint64_t{0};
   for (const auto& a : m_sorted) {
@@ -61,7 +64,8 @@ std::string MemoryMap::describe(std::uint64_t address, std::size_t bytes) const 
 
 std::uint64_t DeviceMemory::allocate(std::size_t bytes, std::string name) {
   std::lock_guard lock(m_mutex);
-  if (m_next == 0) m_next = kGlobalBase + kGuardGap;
+  if (m_next == 0)
+    m_next = kGlobalBase + kGuardGap;
   Block block;
   // Even a 0-byte buffer gets a distinct address (cudaMalloc(0) semantics differ, but a distinct
   // address keeps diagnostics unambiguous).
@@ -85,7 +89,8 @@ void DeviceMemory::release(std::uint64_t address) {
 void DeviceMemory::set_name(std::uint64_t address, std::string name) {
   std::lock_guard lock(m_mutex);
   auto it = m_blocks.find(address);
-  if (it != m_blocks.end()) it->second.info.name = std::move(name);
+  if (it != m_blocks.end())
+    it->second.info.name = std::move(name);
 }
 
 std::byte* DeviceMemory::host(std::uint64_t address, std::size_t bytes) {
@@ -97,15 +102,16 @@ std::byte* DeviceMemory::host(std::uint64_t address, std::size_t bytes) {
     if (address >= a.address && address - a.address + bytes <= a.size)
       return a.host + (address - a.address);
   }
-  throw device_error(fmt::format("device address {:#x} ({} bytes) is not inside an allocation",
-                                 address, bytes));
+  throw device_error(
+      fmt::format("device address {:#x} ({} bytes) is not inside an allocation", address, bytes));
 }
 
 MemoryMap DeviceMemory::snapshot() const {
   std::lock_guard lock(m_mutex);
   std::vector<Allocation> all;
   all.reserve(m_blocks.size());
-  for (const auto& [address, block] : m_blocks) all.push_back(block.info);
+  for (const auto& [address, block] : m_blocks)
+    all.push_back(block.info);
   return MemoryMap(std::move(all));
 }
 

@@ -33,33 +33,67 @@ enum class Control : std::uint8_t {
 
 /// Static special registers: filled into a register slot when a warp starts.
 enum class Special : std::uint8_t {
-  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y,
-  nctaid_z, laneid, warpid, nwarpid, smid, nsmid, lanemask_eq, lanemask_lt, lanemask_le,
-  lanemask_gt, lanemask_ge, warpsize,
+  tid_x,
+  tid_y,
+  tid_z,
+  ntid_x,
+  ntid_y,
+  ntid_z,
+  ctaid_x,
+  ctaid_y,
+  ctaid_z,
+  nctaid_x,
+  nctaid_y,
+  nctaid_z,
+  laneid,
+  warpid,
+  nwarpid,
+  smid,
+  nsmid,
+  lanemask_eq,
+  lanemask_lt,
+  lanemask_le,
+  lanemask_gt,
+  lanemask_ge,
+  warpsize,
 };
 
 inline constexpr std::uint32_t kNoReg = 0xffffffffu;
 
+/// Inst::flags bits shared by several handlers.
+inline constexpr std::uint8_t kFrameRelative = 1; ///< address = local window + frame base + imm
+inline constexpr std::uint8_t kNegA = 2;          ///< predicate source a is `!%p`
+inline constexpr std::uint8_t kNegB = 4;
+inline constexpr std::uint8_t kNegC = 8;
+
 /// Memory state space of a decoded access.
-enum class Space : std::uint8_t { global, shared, local, param_kernel, param_frame, generic, const_ };
+enum class Space : std::uint8_t {
+  global,
+  shared,
+  local,
+  param_kernel,
+  param_frame,
+  generic,
+  const_
+};
 
 struct Inst {
   Handler fn = nullptr;
   Control control = Control::none;
   bool guard_negated = false;
-  std::uint8_t width = 0;   ///< access size in bytes (ld/st/atom), or operand width
-  std::uint8_t vec = 1;     ///< vector elements of ld/st
+  std::uint8_t width = 0; ///< access size in bytes (ld/st/atom), or operand width
+  std::uint8_t vec = 1;   ///< vector elements of ld/st
   Space space = Space::generic;
-  std::uint8_t flags = 0;   ///< op-specific (negated predicate sources, …)
+  std::uint8_t flags = 0;       ///< op-specific (negated predicate sources, …)
   std::uint32_t guard = kNoReg; ///< predicate register index
   std::uint32_t d = kNoReg;     ///< destination (register or predicate)
   std::uint32_t d2 = kNoReg;    ///< second destination (pred of shfl, carry, …)
-  std::uint32_t a = kNoReg, b = kNoReg, c = kNoReg, e = kNoReg; ///< sources
+  std::uint32_t a = kNoReg, b = kNoReg, c = kNoReg, e = kNoReg;   ///< sources
   std::array<std::uint32_t, 4> v{kNoReg, kNoReg, kNoReg, kNoReg}; ///< vector ld/st registers
-  std::int64_t imm = 0;         ///< address displacement, or an op-specific constant
+  std::int64_t imm = 0;                        ///< address displacement, or an op-specific constant
   std::uint64_t mask_bits = ~std::uint64_t{0}; ///< destination register width mask
-  std::uint32_t target = 0;     ///< branch target / callee function index
-  std::uint32_t aux = 0;        ///< op-specific (call site index, …)
+  std::uint32_t target = 0;                    ///< branch target / callee function index
+  std::uint32_t aux = 0;                       ///< op-specific (call site index, …)
   int line = 0;
   int source_file = 0;
   int source_line = 0;
@@ -84,9 +118,12 @@ struct DecodedFunction {
   bool is_vprintf = false; ///< the external vprintf: handled by the host
   std::uint32_t begin = 0; ///< first instruction index
   std::uint32_t end = 0;
-  std::uint32_t frame_bytes = 0; ///< .local depot + .param variables of this function
-  std::vector<FrameVar> params;  ///< .func parameters in the frame
-  std::vector<FrameVar> returns; ///< .func return values in the frame
+  std::uint32_t frame_bytes = 0;              ///< .local depot + .param variables of this function
+  std::vector<FrameVar> params;               ///< .func parameters in the frame
+  std::vector<FrameVar> returns;              ///< .func return values in the frame
+  std::uint32_t reg_begin = 0, reg_end = 0;   ///< this function's register slots
+  std::uint32_t pred_begin = 0, pred_end = 0; ///< this function's predicates
+  bool recursive = false; ///< on a call-graph cycle: registers are saved across its calls
   /// Kernel parameters: offset and size in the launch's parameter buffer.
   std::vector<FrameVar> kernel_params;
   std::vector<std::size_t> kernel_param_align;
@@ -118,6 +155,8 @@ struct Program {
   std::vector<std::pair<std::uint32_t, std::string>> symbol_slots;
   /// Register slots holding the address of a .local variable (frame offset added per lane).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> local_symbol_slots;
+  /// Instructions whose `imm` must have a module variable's address added at load.
+  std::vector<std::pair<std::uint32_t, std::string>> address_patches;
   std::vector<ModuleVariable> variables;
   std::map<std::string, std::uint32_t> shared_offsets; ///< static module/function .shared
   std::uint32_t static_shared_bytes = 0;

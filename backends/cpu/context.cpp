@@ -1,0 +1,272 @@
+#include "backends/cpu/context.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/emu/address_space.hpp"
+#include "backends/cpu/module.hpp"
+#include "core/error.hpp"
+#ifdef GPURUN_HAVE_NVRTC
+#include "backends/nvrtc/nvrtc.hpp"
+#endif
+
+namespace gpurun::cpu {
+
+namespace {
+
+// sm_90's opt-in limit for dynamic shared memory per block.
+constexpr std::size_t kMaxSharedOptin = 227 * 1024;
+
+class CpuBuffer final : public Buffer {
+public:
+  CpuBuffer(std::shared_ptr<emu::DeviceMemory> memory, std::size_t size)
+      : m_memory(std::move(memory)), m_size(size), m_address(m_memory->allocate(size)) {}
+  ~CpuBuffer() override { m_memory->release(m_address); }
+  [[nodiscard]] std::size_t size() const override { return m_size; }
+  [[nodiscard]] DevicePtr address() const override { return m_address; }
+
+private:
+  std::shared_ptr<emu::DeviceMemory> m_memory;
+  std::size_t m_size;
+  DevicePtr m_address;
+};
+
+// Host-clock timer ordered with the stream: a stop() while a launch runs ends at that launch's end.
+class CpuTimer final : public Timer {
+public:
+  explicit CpuTimer(CpuContext& context) : m_context(context) {}
+  void start() override {
+    m_context.wait_idle();
+    m_start = std::chrono::steady_clock::now();
+    m_stop_job.reset();
+  }
+  void stop() override {
+    m_stop_job = m_context.current_job();
+    m_stop = std::chrono::steady_clock::now();
+  }
+  double elapsed_ms() override {
+    auto stop = m_stop;
+    if (m_stop_job && m_stop_job->started_at() >= m_start) {
+      (void)m_stop_job->wait(std::nullopt);
+      stop = std::max(stop, m_stop_job->finished_at());
+    }
+    return std::chrono::duration<double, std::milli>(stop - m_start).count();
+  }
+
+private:
+  CpuContext& m_context;
+  std::chrono::steady_clock::time_point m_start{}, m_stop{};
+  std::shared_ptr<emu::LaunchJob> m_stop_job;
+};
+
+std::string ptx_target(const CompileOptions& options) {
+  std::string arch = options.arch;
+  if (arch.empty())
+    return "compute_90";
+  if (arch.rfind("sm_", 0) == 0)
+    return "compute_" + arch.substr(3);
+  return arch;
+}
+
+} // namespace
+
+CpuContext::CpuContext(const ContextOptions& options)
+    : m_options(options), m_memory(std::make_shared<emu::DeviceMemory>()) {
+  m_workers = options.cpu_threads > 0
+                  ? options.cpu_threads
+                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+CpuContext::~CpuContext() {
+  if (m_job)
+    m_job->cancel();
+}
+
+void CpuContext::wait_idle() {
+  if (m_job)
+    (void)m_job->wait(std::nullopt);
+}
+
+std::unique_ptr<Buffer> CpuContext::allocate(std::size_t bytes) {
+  return std::make_unique<CpuBuffer>(m_memory, bytes);
+}
+
+void CpuContext::copy_to_device(Buffer& dst, std::span<const std::byte> src) {
+  wait_idle();
+  if (src.size() > dst.size())
+    throw device_error(
+        fmt::format("copy of {} bytes into a {}-byte buffer", src.size(), dst.size()));
+  if (!src.empty())
+    std::memcpy(m_memory->host(dst.address(), src.size()), src.data(), src.size());
+}
+
+void CpuContext::copy_to_host(std::span<std::byte> dst, const Buffer& src) {
+  wait_idle();
+  if (dst.size() > src.size())
+    throw device_error(
+        fmt::format("copy of {} bytes out of a {}-byte buffer", dst.size(), src.size()));
+  if (!dst.empty())
+    std::memcpy(dst.data(), m_memory->host(src.address(), dst.size()), dst.size());
+}
+
+void CpuContext::copy_device(Buffer& dst, const Buffer& src) {
+  wait_idle();
+  std::size_t n = std::min(dst.size(), src.size());
+  if (n)
+    std::memmove(m_memory->host(dst.address(), n), m_memory->host(src.address(), n), n);
+}
+
+void CpuContext::copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) {
+  wait_idle();
+  if (src.size() > dst.size)
+    throw device_error(
+        fmt::format("copy of {} bytes into a {}-byte variable", src.size(), dst.size));
+  if (!src.empty())
+    std::memcpy(m_memory->host(dst.address, src.size()), src.data(), src.size());
+}
+
+void CpuContext::copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& src) {
+  wait_idle();
+  std::size_t n = std::min(dst.size(), src.size);
+  if (n)
+    std::memcpy(dst.data(), m_memory->host(src.address, n), n);
+}
+
+CompileResult CpuContext::compile(const KernelSource& source, const CompileOptions& options) {
+  if (source.language == Language::ptx) {
+    CompileResult r;
+    r.ok = true;
+    r.binary_format = "ptx";
+    r.binary.resize(source.text.size());
+    std::memcpy(r.binary.data(), source.text.data(), source.text.size());
+    r.target = "ptx";
+    return r;
+  }
+  if (source.language != Language::cuda && source.language != Language::hip)
+    throw unavailable_error("the cpu backend compiles CUDA, HIP and PTX sources only");
+#ifdef GPURUN_HAVE_NVRTC
+  const auto& probe = nvrtc::probe();
+  if (!probe.available)
+    throw unavailable_error(fmt::format("cpu backend needs NVRTC to compile {}: {}",
+                                        source.path.filename().string(), probe.reason));
+  return nvrtc::compile(source, options, ptx_target(options));
+#else
+  throw unavailable_error(
+      "this gpurun was built without NVRTC: the cpu backend runs .ptx files only");
+#endif
+}
+
+std::string CpuContext::compiler_id() const {
+#ifdef GPURUN_HAVE_NVRTC
+  const auto& probe = nvrtc::probe();
+  if (probe.available)
+    return fmt::format("nvrtc {} ptx-emulator", probe.version);
+#endif
+  return "ptx-emulator";
+}
+
+std::unique_ptr<Module> CpuContext::load(const CompileResult& compiled) {
+  if (compiled.binary_format != "ptx")
+    throw device_error(fmt::format("the cpu backend loads PTX, not '{}'", compiled.binary_format));
+  std::string text(reinterpret_cast<const char*>(compiled.binary.data()), compiled.binary.size());
+  return std::make_unique<CpuModule>(text, m_memory);
+}
+
+void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack& args) {
+  auto* function = dynamic_cast<CpuFunction*>(&fn);
+  if (!function)
+    throw device_error("launch: the function does not belong to the cpu backend");
+  const emu::DecodedFunction& kernel = function->decoded();
+  const auto& params = fn.params();
+  if (args.values.size() != params.size())
+    throw usage_error(fmt::format("kernel '{}' takes {} parameters, {} given", fn.name(),
+                                  params.size(), args.values.size()));
+  std::size_t shared = function->program().static_shared_bytes + config.shared_bytes;
+  if (shared > kMaxSharedOptin)
+    throw device_error(fmt::format("kernel '{}' needs {} bytes of shared memory per block, more "
+                                   "than the device's {}",
+                                   fn.name(), shared, kMaxSharedOptin));
+  if (config.grid.volume() == 0 || config.block.volume() == 0)
+    throw device_error(fmt::format("kernel '{}': empty grid or block", fn.name()));
+
+  wait_idle();
+  finish_job();
+  auto state = std::make_unique<emu::LaunchState>();
+  state->program = &function->program();
+  state->kernel = &kernel;
+  state->grid = config.grid;
+  state->block = config.block;
+  state->dynamic_shared = config.shared_bytes;
+  state->memcheck = m_options.memcheck;
+  state->params.assign(std::max<std::size_t>(kernel.kernel_param_bytes, 1), std::byte{0});
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (args.values[i].size() != params[i].size)
+      throw usage_error(fmt::format("kernel '{}' parameter {} is {} bytes, the argument {} bytes",
+                                    fn.name(), i, params[i].size, args.values[i].size()));
+    std::memcpy(state->params.data() + params[i].offset, args.values[i].data(), params[i].size);
+  }
+  state->memory = m_memory->snapshot();
+  m_job = std::make_shared<emu::LaunchJob>(std::move(state), m_workers);
+  m_job_collected = false;
+}
+
+void CpuContext::finish_job() {
+  if (!m_job || m_job_collected)
+    return;
+  m_job_collected = true;
+  const auto& s = m_job->state();
+  m_stats.clear();
+  if (m_options.stats) {
+    double seconds =
+        std::chrono::duration<double>(m_job->finished_at() - m_job->started_at()).count();
+    m_stats["warp_instructions"] = static_cast<double>(s.warp_instructions.load());
+    m_stats["lane_instructions"] = static_cast<double>(s.lane_instructions.load());
+    m_stats["seconds"] = seconds;
+    m_stats["lane_instructions_per_second"] =
+        seconds > 0 ? static_cast<double>(s.lane_instructions.load()) / seconds : 0.0;
+  }
+  if (auto e = m_job->error(); e && !m_pending_error)
+    m_pending_error = e;
+}
+
+void CpuContext::synchronize(std::optional<double> timeout_s) {
+  if (m_job && !m_job_collected) {
+    if (!m_job->wait(timeout_s)) {
+      m_job->cancel();
+      std::string name = m_job->state().kernel->name;
+      m_job_collected = true;
+      m_job.reset();
+      throw Error(
+          ExitCode::timeout,
+          fmt::format("kernel '{}' did not finish within {} s (--timeout)", name, *timeout_s));
+    }
+    finish_job();
+  }
+  if (m_pending_error) {
+    auto e = m_pending_error;
+    m_pending_error = nullptr;
+    std::rethrow_exception(e);
+  }
+}
+
+std::unique_ptr<Timer> CpuContext::create_timer() {
+  return std::make_unique<CpuTimer>(*this);
+}
+
+void CpuContext::name_buffer(const Buffer& buffer, const std::string& name) {
+  m_memory->set_name(buffer.address(), name);
+}
+
+void CpuContext::set_allocation_name(DevicePtr address, std::string name) {
+  m_memory->set_name(address, std::move(name));
+}
+
+std::map<std::string, double> CpuContext::last_launch_stats() const {
+  return m_stats;
+}
+
+} // namespace gpurun::cpu

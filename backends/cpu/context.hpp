@@ -1,0 +1,55 @@
+#pragma once
+// A CPU context (one stream): device memory, NVRTC compile to PTX, load into the emulator, and
+// launches that run asynchronously on a worker pool until synchronize().
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "backends/backend.hpp"
+#include "backends/cpu/emu/launch.hpp"
+#include "backends/cpu/emu/memory.hpp"
+
+namespace gpurun::cpu {
+
+class CpuContext final : public Context {
+public:
+  explicit CpuContext(const ContextOptions& options);
+  ~CpuContext() override;
+
+  [[nodiscard]] std::unique_ptr<Buffer> allocate(std::size_t bytes) override;
+  void copy_to_device(Buffer& dst, std::span<const std::byte> src) override;
+  void copy_to_host(std::span<std::byte> dst, const Buffer& src) override;
+  void copy_device(Buffer& dst, const Buffer& src) override;
+  void copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) override;
+  void copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& src) override;
+  [[nodiscard]] CompileResult compile(const KernelSource& source,
+                                      const CompileOptions& options) override;
+  [[nodiscard]] std::unique_ptr<Module> load(const CompileResult& compiled) override;
+  void launch(Function& fn, const LaunchConfig& config, const ArgPack& args) override;
+  void synchronize(std::optional<double> timeout_s = std::nullopt) override;
+  [[nodiscard]] std::unique_ptr<Timer> create_timer() override;
+  [[nodiscard]] std::string compiler_id() const override;
+  void name_buffer(const Buffer& buffer, const std::string& name) override;
+  [[nodiscard]] std::map<std::string, double> last_launch_stats() const override;
+
+  /// Names an allocation for memcheck findings ("allocation #2 'out' …").
+  void set_allocation_name(DevicePtr address, std::string name);
+  /// The launch in flight or last finished (null before the first launch).
+  [[nodiscard]] std::shared_ptr<emu::LaunchJob> current_job() const { return m_job; }
+  /// Waits for the launch in flight without a limit (copies and timers order after it).
+  void wait_idle();
+
+private:
+  void finish_job(); // collects stats and a pending error after the job ended
+
+  ContextOptions m_options;
+  int m_workers = 1;
+  std::shared_ptr<emu::DeviceMemory> m_memory;
+  std::shared_ptr<emu::LaunchJob> m_job;
+  bool m_job_collected = true;
+  std::exception_ptr m_pending_error;
+  std::map<std::string, double> m_stats;
+};
+
+} // namespace gpurun::cpu

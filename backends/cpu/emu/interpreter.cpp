@@ -1,0 +1,481 @@
+#include "backends/cpu/emu/interpreter.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/emu/address_space.hpp"
+#include "core/error.hpp"
+
+namespace gpurun::emu {
+
+namespace {
+
+// Lanes are ordered by key = (inverted call depth, PC): deeper calls first (so a call completes
+// and its lanes reconverge with the ones that skipped it), then the lowest PC.
+constexpr std::uint64_t kDepthTop = 0xffff'fff0;
+constexpr std::uint32_t kCancelInterval = 4096;
+
+inline std::uint64_t make_key(std::uint32_t depth, std::uint32_t pc) {
+  return ((kDepthTop - depth) << 32) | pc;
+}
+inline std::uint32_t key_depth(std::uint64_t key) {
+  return static_cast<std::uint32_t>(kDepthTop - (key >> 32));
+}
+
+// Writes the group's key into each member lane so a full reschedule sees every lane.
+inline void spill_group(Warp& w) {
+  for (std::uint32_t g = w.group; g; g &= g - 1)
+    w.keys[std::countr_zero(g)] = w.group_key;
+}
+
+// Picks the next group: the runnable lanes at the lowest key. False when none is runnable.
+bool schedule(Warp& w) {
+  std::uint32_t runnable = w.live & ~w.blocked;
+  if (!runnable) {
+    w.group = 0;
+    return false;
+  }
+  std::uint64_t best = ~std::uint64_t{0};
+  for (std::uint32_t r = runnable; r; r &= r - 1)
+    best = std::min(best, w.keys[std::countr_zero(r)]);
+  std::uint32_t group = 0;
+  std::uint64_t next = ~std::uint64_t{0};
+  for (std::uint32_t r = runnable; r; r &= r - 1) {
+    int l = std::countr_zero(r);
+    if (w.keys[l] == best)
+      group |= 1u << l;
+    else
+      next = std::min(next, w.keys[l]);
+  }
+  w.group = group;
+  w.group_key = best;
+  w.waiting_min = next;
+  w.pc = static_cast<std::uint32_t>(best);
+  return true;
+}
+
+// Lanes waiting at the key the group just reached join it.
+void merge(Warp& w) {
+  std::uint32_t runnable = w.live & ~w.blocked & ~w.group;
+  std::uint64_t next = ~std::uint64_t{0};
+  for (std::uint32_t r = runnable; r; r &= r - 1) {
+    int l = std::countr_zero(r);
+    if (w.keys[l] == w.group_key)
+      w.group |= 1u << l;
+    else
+      next = std::min(next, w.keys[l]);
+  }
+  w.waiting_min = next;
+}
+
+inline void advance(Warp& w) {
+  ++w.pc;
+  ++w.group_key;
+  if (w.group_key == w.waiting_min)
+    merge(w);
+}
+
+inline void jump(Warp& w, std::uint32_t target) {
+  w.group_key = (w.group_key & ~std::uint64_t{0xffffffff}) | target;
+  w.pc = target;
+  if (w.group_key > w.waiting_min) {
+    spill_group(w);
+    schedule(w);
+  } else if (w.group_key == w.waiting_min) {
+    merge(w);
+  }
+}
+
+std::string location(const LaunchState& launch, const Block& b, const Warp& w, int lane,
+                     const Inst& in) {
+  Dim3 t = thread_index(launch.block, w.index, lane);
+  std::string src;
+  if (in.source_line > 0) {
+    auto it = launch.program->files.find(in.source_file);
+    std::string file = it == launch.program->files.end() ? "?" : it->second;
+    auto slash = file.find_last_of('/');
+    if (slash != std::string::npos)
+      file = file.substr(slash + 1);
+    src = fmt::format(" ({}:{})", file, in.source_line);
+  }
+  return fmt::format("at block ({},{},{}) thread ({},{},{}), PTX line {}{}", b.index.x, b.index.y,
+                     b.index.z, t.x, t.y, t.z, in.line, src);
+}
+
+} // namespace
+
+Dim3 thread_index(const Dim3& block, int warp, int lane) noexcept {
+  std::uint64_t t = std::uint64_t(warp) * kWarpSize + lane;
+  return Dim3{static_cast<std::uint32_t>(t % block.x),
+              static_cast<std::uint32_t>(t / block.x % block.y),
+              static_cast<std::uint32_t>(t / (std::uint64_t{block.x} * block.y))};
+}
+
+Interpreter::Interpreter(LaunchState& launch) : m_launch(launch), m_program(*launch.program) {
+  m_block.launch = &launch;
+  std::size_t threads = launch.block.volume();
+  std::size_t warps = (threads + kWarpSize - 1) / kWarpSize;
+  m_regs.assign(warps * m_program.register_count * kWarpSize, 0);
+  m_preds.assign(warps * std::max<std::uint32_t>(m_program.predicate_count, 1), 0);
+  std::size_t shared = m_program.static_shared_bytes;
+  if (launch.dynamic_shared)
+    shared =
+        (shared + m_program.shared_align - 1) / m_program.shared_align * m_program.shared_align +
+        launch.dynamic_shared;
+  m_shared.assign(shared, std::byte{0});
+  m_local.assign(warps * kWarpSize * m_program.local_bytes_per_thread, std::byte{0});
+  m_block.shared = m_shared.data();
+  m_block.shared_bytes = shared;
+  m_block.local = m_local.data();
+  m_block.local_per_thread = m_program.local_bytes_per_thread;
+  m_block.warps.resize(warps);
+  for (std::size_t i = 0; i < warps; ++i) {
+    Warp& w = m_block.warps[i];
+    w.block = &m_block;
+    w.index = static_cast<int>(i);
+    w.regs = m_regs.data() + i * m_program.register_count * kWarpSize;
+    w.preds = m_preds.data() + i * std::max<std::uint32_t>(m_program.predicate_count, 1);
+  }
+}
+
+void Interpreter::start_block(Dim3 index) {
+  const LaunchState& L = m_launch;
+  m_block.index = index;
+  std::uint64_t threads = L.block.volume();
+  m_block.live_threads = static_cast<int>(threads);
+  m_block.arrived = 0;
+  // Shared memory starts zeroed on every block so results never depend on a previous block.
+  std::fill(m_shared.begin(), m_shared.end(), std::byte{0});
+  for (Warp& w : m_block.warps) {
+    std::uint64_t* regs = w.regs;
+    for (const auto& [r, v] : m_program.constants)
+      std::fill_n(regs + std::size_t{r} * 32, 32, v);
+    for (const auto& [r, s] : m_program.specials) {
+      std::uint64_t* d = regs + std::size_t{r} * 32;
+      for (int l = 0; l < kWarpSize; ++l) {
+        Dim3 t = thread_index(L.block, w.index, l);
+        std::uint64_t v = 0;
+        switch (s) {
+        case Special::tid_x:
+          v = t.x;
+          break;
+        case Special::tid_y:
+          v = t.y;
+          break;
+        case Special::tid_z:
+          v = t.z;
+          break;
+        case Special::ntid_x:
+          v = L.block.x;
+          break;
+        case Special::ntid_y:
+          v = L.block.y;
+          break;
+        case Special::ntid_z:
+          v = L.block.z;
+          break;
+        case Special::ctaid_x:
+          v = index.x;
+          break;
+        case Special::ctaid_y:
+          v = index.y;
+          break;
+        case Special::ctaid_z:
+          v = index.z;
+          break;
+        case Special::nctaid_x:
+          v = L.grid.x;
+          break;
+        case Special::nctaid_y:
+          v = L.grid.y;
+          break;
+        case Special::nctaid_z:
+          v = L.grid.z;
+          break;
+        case Special::laneid:
+          v = static_cast<std::uint64_t>(l);
+          break;
+        case Special::warpid:
+          v = static_cast<std::uint64_t>(w.index);
+          break;
+        case Special::nwarpid:
+          v = m_block.warps.size();
+          break;
+        case Special::smid:
+          v = 0;
+          break;
+        case Special::nsmid:
+          v = static_cast<std::uint64_t>(L.workers);
+          break;
+        case Special::lanemask_eq:
+          v = 1u << l;
+          break;
+        case Special::lanemask_lt:
+          v = (1u << l) - 1;
+          break;
+        case Special::lanemask_le:
+          v = l == 31 ? kFullMask : (2u << l) - 1;
+          break;
+        case Special::lanemask_gt:
+          v = l == 31 ? 0 : ~((2u << l) - 1);
+          break;
+        case Special::lanemask_ge:
+          v = ~((1u << l) - 1);
+          break;
+        case Special::warpsize:
+          v = kWarpSize;
+          break;
+        }
+        d[l] = v;
+      }
+    }
+    std::uint64_t first = std::uint64_t(w.index) * kWarpSize;
+    std::uint64_t count = std::min<std::uint64_t>(kWarpSize, threads - first);
+    w.live = count >= 32 ? kFullMask : (1u << count) - 1;
+    w.blocked = 0;
+    w.cached = nullptr;
+    for (int l = 0; l < kWarpSize; ++l) {
+      w.depth[l] = 0;
+      w.frame_base[l] = 0;
+      w.stacks[l].clear();
+      w.saves[l].clear();
+      w.keys[l] = make_key(0, L.kernel->begin);
+    }
+    w.group = w.live;
+    w.pc = L.kernel->begin;
+    w.group_key = make_key(0, L.kernel->begin);
+    w.waiting_min = ~std::uint64_t{0};
+  }
+}
+
+void Interpreter::run_block(Dim3 index) {
+  start_block(index);
+  for (;;) {
+    bool any_live = false;
+    bool ran = false;
+    for (Warp& w : m_block.warps) {
+      if (w.live & ~w.blocked) {
+        if (!w.group)
+          schedule(w);
+        run_warp(w);
+        ran = true;
+      }
+      any_live = any_live || w.live;
+    }
+    if (!any_live)
+      break;
+    if (!ran)
+      throw device_error(fmt::format("kernel '{}' deadlocked at bar.sync in block ({},{},{}): {} "
+                                     "of {} live threads arrived",
+                                     m_launch.kernel->name, index.x, index.y, index.z,
+                                     m_block.arrived, m_block.live_threads));
+  }
+  m_launch.warp_instructions.fetch_add(m_block.warp_instructions, std::memory_order_relaxed);
+  m_launch.lane_instructions.fetch_add(m_block.lane_instructions, std::memory_order_relaxed);
+  m_block.warp_instructions = 0;
+  m_block.lane_instructions = 0;
+}
+
+void Interpreter::run_warp(Warp& w) {
+  const Inst* code = m_program.code.data();
+  std::uint64_t warp_count = 0, lane_count = 0;
+  try {
+    while (w.group) {
+      const Inst& in = code[w.pc];
+      std::uint32_t exec = w.group;
+      if (in.guard != kNoReg) {
+        std::uint32_t p = w.preds[in.guard];
+        exec &= in.guard_negated ? ~p : p;
+      }
+      ++warp_count;
+      lane_count += static_cast<unsigned>(std::popcount(exec));
+      if (in.control == Control::none) [[likely]] {
+        if (exec)
+          in.fn(w, in, exec);
+        advance(w);
+      } else {
+        step_control(w, in, exec);
+      }
+      if (++m_cancel_countdown >= kCancelInterval) [[unlikely]] {
+        m_cancel_countdown = 0;
+        if (m_launch.cancel.load(std::memory_order_relaxed))
+          throw Cancelled{};
+      }
+    }
+  } catch (const Fault& f) {
+    m_block.warp_instructions += warp_count;
+    m_block.lane_instructions += lane_count;
+    throw device_error(fmt::format("kernel '{}' {} {}", m_launch.kernel->name, f.what,
+                                   location(m_launch, m_block, w, f.lane, code[w.pc])));
+  }
+  m_block.warp_instructions += warp_count;
+  m_block.lane_instructions += lane_count;
+}
+
+void Interpreter::step_control(Warp& w, const Inst& in, std::uint32_t exec) {
+  switch (in.control) {
+  case Control::none:
+    break;
+  case Control::bra: {
+    std::uint32_t stay = w.group & ~exec;
+    if (!stay) {
+      jump(w, in.target);
+    } else if (!exec) {
+      advance(w);
+    } else {
+      std::uint32_t depth = key_depth(w.group_key);
+      for (std::uint32_t g = exec; g; g &= g - 1)
+        w.keys[std::countr_zero(g)] = make_key(depth, in.target);
+      for (std::uint32_t g = stay; g; g &= g - 1)
+        w.keys[std::countr_zero(g)] = w.group_key + 1;
+      w.group = 0;
+      schedule(w);
+    }
+    break;
+  }
+  case Control::exit: {
+    std::uint32_t stay = w.group & ~exec;
+    exit_lanes(w, exec);
+    w.group = stay;
+    if (stay)
+      advance(w);
+    else
+      schedule(w);
+    break;
+  }
+  case Control::ret:
+    ret(w, in, exec);
+    break;
+  case Control::call:
+    call(w, in, exec);
+    break;
+  case Control::vprintf:
+    device_printf(w, in, exec);
+    advance(w);
+    break;
+  case Control::trap:
+    if (exec)
+      trap(w, in, exec);
+    advance(w);
+    break;
+  case Control::bar_sync:
+  case Control::bar_arrive: {
+    std::uint32_t stay = w.group & ~exec;
+    spill_group(w);
+    for (std::uint32_t g = w.group; g; g &= g - 1)
+      w.keys[std::countr_zero(g)] = w.group_key + 1;
+    (void)stay;
+    w.blocked |= exec;
+    m_block.arrived += std::popcount(exec);
+    w.group = 0;
+    release_barrier_if_complete();
+    schedule(w);
+    break;
+  }
+  }
+}
+
+void Interpreter::exit_lanes(Warp& w, std::uint32_t lanes) {
+  lanes &= w.live;
+  w.live &= ~lanes;
+  m_block.live_threads -= std::popcount(lanes);
+  release_barrier_if_complete();
+}
+
+void Interpreter::release_barrier_if_complete() {
+  if (m_block.arrived == 0 || m_block.arrived < m_block.live_threads)
+    return;
+  m_block.arrived = 0;
+  for (Warp& w : m_block.warps)
+    w.blocked = 0;
+}
+
+void Interpreter::call(Warp& w, const Inst& in, std::uint32_t exec) {
+  const CallSite& site = m_program.call_sites[in.aux];
+  const DecodedFunction& callee = m_program.functions[site.callee];
+  std::uint32_t depth = key_depth(w.group_key);
+  spill_group(w);
+  for (std::uint32_t g = w.group & ~exec; g; g &= g - 1)
+    w.keys[std::countr_zero(g)] = w.group_key + 1;
+  for (std::uint32_t g = exec; g; g &= g - 1) {
+    int l = std::countr_zero(g);
+    std::uint32_t base = w.frame_base[l] + static_cast<std::uint32_t>(in.imm);
+    if (std::uint64_t{base} + callee.frame_bytes > m_block.local_per_thread || depth + 1 >= 0xfff0)
+      throw Fault{fmt::format("overflowed its {}-byte call stack calling '{}'",
+                              m_block.local_per_thread, callee.name),
+                  l};
+    std::byte* local = m_block.local_of(w.index, l);
+    for (std::size_t i = 0; i < site.args.size() && i < callee.params.size(); ++i)
+      std::memcpy(local + base + callee.params[i].offset,
+                  local + w.frame_base[l] + site.args[i].offset,
+                  std::min(site.args[i].size, callee.params[i].size));
+    if (callee.recursive) {
+      auto& save = w.saves[l];
+      for (std::uint32_t r = callee.reg_begin; r < callee.reg_end; ++r)
+        save.push_back(w.reg(r)[l]);
+      for (std::uint32_t p = callee.pred_begin; p < callee.pred_end; ++p)
+        save.push_back(w.preds[p] >> l & 1);
+    }
+    w.stacks[l].push_back(CallFrame{w.pc + 1, w.frame_base[l], in.aux});
+    w.frame_base[l] = base;
+    w.keys[l] = make_key(depth + 1, callee.begin);
+  }
+  w.group = 0;
+  schedule(w);
+}
+
+void Interpreter::ret(Warp& w, const Inst& in, std::uint32_t exec) {
+  std::uint32_t depth = key_depth(w.group_key);
+  if (depth == 0) { // returning from the kernel ends the thread
+    std::uint32_t stay = w.group & ~exec;
+    exit_lanes(w, exec);
+    w.group = stay;
+    if (stay)
+      advance(w);
+    else
+      schedule(w);
+    return;
+  }
+  spill_group(w);
+  for (std::uint32_t g = w.group & ~exec; g; g &= g - 1)
+    w.keys[std::countr_zero(g)] = w.group_key + 1;
+  for (std::uint32_t g = exec; g; g &= g - 1) {
+    int l = std::countr_zero(g);
+    CallFrame frame = w.stacks[l].back();
+    w.stacks[l].pop_back();
+    const CallSite& site = m_program.call_sites[frame.call_site];
+    const DecodedFunction& callee = m_program.functions[site.callee];
+    std::byte* local = m_block.local_of(w.index, l);
+    for (std::size_t i = 0; i < site.rets.size() && i < callee.returns.size(); ++i)
+      std::memcpy(local + frame.frame_base + site.rets[i].offset,
+                  local + w.frame_base[l] + callee.returns[i].offset,
+                  std::min(site.rets[i].size, callee.returns[i].size));
+    if (callee.recursive) {
+      auto& save = w.saves[l];
+      for (std::uint32_t p = callee.pred_end; p-- > callee.pred_begin;) {
+        std::uint32_t bit = static_cast<std::uint32_t>(save.back()) << l;
+        save.pop_back();
+        w.preds[p] = (w.preds[p] & ~(1u << l)) | bit;
+      }
+      for (std::uint32_t r = callee.reg_end; r-- > callee.reg_begin;) {
+        w.reg(r)[l] = save.back();
+        save.pop_back();
+      }
+    }
+    w.frame_base[l] = frame.frame_base;
+    w.keys[l] = make_key(depth - 1, frame.return_pc);
+  }
+  w.group = 0;
+  schedule(w);
+}
+
+void Interpreter::trap(Warp& w, const Inst& in, std::uint32_t exec) {
+  int lane = std::countr_zero(exec);
+  throw device_error(fmt::format("kernel '{}' executed trap {}", m_launch.kernel->name,
+                                 location(m_launch, m_block, w, lane, in)));
+}
+
+} // namespace gpurun::emu

@@ -1,0 +1,48 @@
+#pragma once
+// Runs blocks of a launch: the warps of a block cooperatively on the calling thread (switching
+// warps at barriers), each warp's lanes in lock-step groups at the lowest (call depth, PC).
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "backends/cpu/emu/warp.hpp"
+
+namespace gpurun::emu {
+
+/// Thrown when the launch's cancel flag was seen (a timeout in synchronize()).
+struct Cancelled {};
+
+/// One per worker thread: owns the block's register files, shared and local memory and reuses
+/// them from block to block.
+class Interpreter {
+public:
+  explicit Interpreter(LaunchState& launch);
+  /// Runs one block to completion. Throws Error(device) for faults, trap and memcheck findings,
+  /// Cancelled when the launch was cancelled.
+  void run_block(Dim3 block_index);
+
+private:
+  void start_block(Dim3 block_index);
+  void run_warp(Warp& w);
+  void step_control(Warp& w, const Inst& in, std::uint32_t exec);
+  void call(Warp& w, const Inst& in, std::uint32_t exec);
+  void ret(Warp& w, const Inst& in, std::uint32_t exec);
+  void exit_lanes(Warp& w, std::uint32_t lanes);
+  void device_printf(Warp& w, const Inst& in, std::uint32_t exec);
+  void release_barrier_if_complete();
+  [[noreturn]] void trap(Warp& w, const Inst& in, std::uint32_t exec);
+
+  LaunchState& m_launch;
+  const Program& m_program;
+  Block m_block;
+  std::vector<std::uint64_t> m_regs;
+  std::vector<std::uint32_t> m_preds;
+  std::vector<std::byte> m_shared;
+  std::vector<std::byte> m_local;
+  std::uint32_t m_cancel_countdown = 0;
+};
+
+/// "(x,y,z)" of thread `lane` of warp `warp` in a block of shape `block`.
+[[nodiscard]] Dim3 thread_index(const Dim3& block, int warp, int lane) noexcept;
+
+} // namespace gpurun::emu

@@ -1,0 +1,127 @@
+#pragma once
+// Address translation for loads, stores and atomics: a lane's address in a state space → a host
+// pointer, with a bounds check on every access (an out-of-bounds access is a device fault, never
+// a host crash). The global path checks a whole warp at once when its [min, max] range falls in
+// one allocation; memcheck adds alignment checks.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/emu/address_space.hpp"
+#include "backends/cpu/emu/warp.hpp"
+
+namespace gpurun::emu {
+
+[[noreturn]] void throw_access_fault(const Warp& w, int lane, Space space, std::uint64_t address,
+                                     unsigned bytes, bool write);
+[[noreturn]] void throw_misaligned(const Warp& w, int lane, std::uint64_t address, unsigned bytes);
+
+/// The address a lane accesses (before translation).
+inline std::uint64_t lane_address(const Warp& w, const Inst& in, int lane) {
+  if (in.a != kNoReg)
+    return w.regs[std::size_t{in.a} * 32 + lane] + in.imm;
+  if (in.flags & kFrameRelative)
+    return kLocalBase + w.frame_base[lane] + in.imm;
+  return static_cast<std::uint64_t>(in.imm);
+}
+
+/// Translates one lane's address in a known window.
+inline std::byte* translate(Warp& w, Space space, std::uint64_t address, unsigned bytes, int lane,
+                            bool write) {
+  Block& b = *w.block;
+  switch (space) {
+  case Space::shared: {
+    std::uint64_t off = address - kSharedBase;
+    if (off + bytes > b.shared_bytes || off >= kSharedWindow)
+      throw_access_fault(w, lane, space, address, bytes, write);
+    return b.shared + off;
+  }
+  case Space::local:
+  case Space::param_frame: {
+    std::uint64_t off = address - kLocalBase;
+    if (off + bytes > b.local_per_thread || off >= kLocalWindow)
+      throw_access_fault(w, lane, space, address, bytes, write);
+    return b.local_of(w.index, lane) + off;
+  }
+  case Space::param_kernel: {
+    std::uint64_t off = address - kParamBase;
+    auto& params = b.launch->params;
+    if (write || off + bytes > params.size() || off >= kParamWindow)
+      throw_access_fault(w, lane, space, address, bytes, write);
+    return params.data() + off;
+  }
+  case Space::generic:
+    return translate(
+        w,
+        [&] {
+          switch (window_of(address)) {
+          case Window::shared:
+            return Space::shared;
+          case Window::local:
+            return Space::local;
+          case Window::param:
+            return Space::param_kernel;
+          default:
+            return Space::global;
+          }
+        }(),
+        address, bytes, lane, write);
+  case Space::global:
+  case Space::const_: {
+    const Allocation* a = w.cached;
+    if (!(a && address >= a->address && address - a->address + bytes <= a->size)) {
+      a = b.launch->memory.find(address, bytes);
+      if (!a)
+        throw_access_fault(w, lane, space, address, bytes, write);
+      w.cached = a;
+    }
+    return a->host + (address - a->address);
+  }
+  }
+  return nullptr;
+}
+
+/// Host pointers for every lane in `mask`. `bytes` is the whole access (vector size);
+/// `align` the natural alignment memcheck demands.
+inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
+                            unsigned align, bool write, std::byte** out) {
+  const bool memcheck = w.block->launch->memcheck;
+  if (in.space == Space::global || in.space == Space::const_) {
+    // Warp-wide fast path: one range check when all lanes fall in the cached allocation.
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    std::uint64_t addr[kWarpSize];
+    each_lane(mask, [&](int l) {
+      addr[l] = lane_address(w, in, l);
+      lo = std::min(lo, addr[l]);
+      hi = std::max(hi, addr[l]);
+    });
+    const Allocation* a = w.cached;
+    if (!(a && lo >= a->address && hi - a->address + bytes <= a->size)) {
+      a = w.block->launch->memory.find(lo, hi - lo + bytes);
+      if (a)
+        w.cached = a;
+    }
+    if (a) {
+      std::byte* base = a->host - a->address;
+      each_lane(mask, [&](int l) { out[l] = base + addr[l]; });
+    } else {
+      each_lane(mask, [&](int l) { out[l] = translate(w, in.space, addr[l], bytes, l, write); });
+    }
+    if (memcheck)
+      each_lane(mask, [&](int l) {
+        if (addr[l] % align)
+          throw_misaligned(w, l, addr[l], bytes);
+      });
+    return;
+  }
+  each_lane(mask, [&](int l) {
+    std::uint64_t address = lane_address(w, in, l);
+    if (memcheck && address % align)
+      throw_misaligned(w, l, address, bytes);
+    out[l] = translate(w, in.space, address, bytes, l, write);
+  });
+}
+
+} // namespace gpurun::emu

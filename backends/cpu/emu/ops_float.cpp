@@ -1,0 +1,371 @@
+// Floating-point arithmetic: f32/f64 through numeric.hpp with the instruction's rounding and
+// flush modes as compile-time constants; f16/bf16 computed in f64 (exact for add/sub/mul) and
+// rounded once.
+#include <cmath>
+
+#include "backends/cpu/emu/decoder.hpp"
+#include "backends/cpu/emu/handlers.hpp"
+#include "backends/cpu/emu/numeric.hpp"
+
+namespace gpurun::emu {
+
+namespace nm = numeric;
+
+namespace {
+
+template <class F, nm::FpMode M> struct FAdd {
+  F operator()(F a, F b) const { return nm::add(a, b, M); }
+};
+template <class F, nm::FpMode M> struct FSub {
+  F operator()(F a, F b) const { return nm::sub(a, b, M); }
+};
+template <class F, nm::FpMode M> struct FMul {
+  F operator()(F a, F b) const { return nm::mul(a, b, M); }
+};
+template <class F, nm::FpMode M> struct FDiv {
+  F operator()(F a, F b) const { return nm::div(a, b, M); }
+};
+template <class F, nm::FpMode M> struct FFma {
+  F operator()(F a, F b, F c) const { return nm::fma(a, b, c, M); }
+};
+template <class F, nm::FpMode M> struct FSqrt {
+  F operator()(F a) const { return nm::sqrt(a, M); }
+};
+template <class F, nm::FpMode M> struct FRcp {
+  F operator()(F a) const { return nm::rcp(a, M); }
+};
+template <class F, bool Ftz, nm::NanMode N> struct FMin {
+  F operator()(F a, F b) const { return nm::fmin(a, b, Ftz, N); }
+};
+template <class F, bool Ftz, nm::NanMode N> struct FMax {
+  F operator()(F a, F b) const { return nm::fmax(a, b, Ftz, N); }
+};
+template <class F, bool Ftz> struct FAbs {
+  F operator()(F a) const { return nm::fabs(a, Ftz); }
+};
+template <class F, bool Ftz> struct FNeg {
+  F operator()(F a) const { return nm::fneg(a, Ftz); }
+};
+template <class F> struct FCopysign {
+  F operator()(F a, F b) const { return nm::copysign(a, b); }
+};
+
+template <bool Ftz> struct RcpApprox {
+  float operator()(float a) const { return nm::rcp_approx(a, Ftz); }
+};
+struct RcpApproxF64 {
+  double operator()(double a) const { return nm::rcp_approx_ftz_f64(a); }
+};
+template <bool Ftz> struct SqrtApprox {
+  float operator()(float a) const { return nm::sqrt_approx(a, Ftz); }
+};
+template <bool Ftz> struct RsqrtApprox {
+  float operator()(float a) const { return nm::rsqrt_approx(a, Ftz); }
+};
+struct RsqrtApproxF64 {
+  double operator()(double a) const { return nm::rsqrt_approx(a); }
+};
+template <bool Ftz> struct Ex2 {
+  float operator()(float a) const { return nm::ex2_approx(a, Ftz); }
+};
+template <bool Ftz> struct Lg2 {
+  float operator()(float a) const { return nm::lg2_approx(a, Ftz); }
+};
+template <bool Ftz> struct Sin {
+  float operator()(float a) const { return nm::sin_approx(a, Ftz); }
+};
+template <bool Ftz> struct Cos {
+  float operator()(float a) const { return nm::cos_approx(a, Ftz); }
+};
+struct Tanh {
+  float operator()(float a) const { return nm::tanh_approx(a); }
+};
+template <bool Ftz> struct DivApprox {
+  float operator()(float a, float b) const { return nm::div_approx(a, b, Ftz); }
+};
+template <bool Ftz> struct DivFull {
+  float operator()(float a, float b) const { return nm::div_full(a, b, Ftz); }
+};
+
+// Half precision: widen, compute in double, round once.
+template <class H> double widen(H h) {
+  if constexpr (std::is_same_v<H, Half>)
+    return nm::f16_to_f64(h);
+  else
+    return nm::bf16_to_f64(h);
+}
+template <class H> H narrow(double d, nm::Round r) {
+  if constexpr (std::is_same_v<H, Half>)
+    return nm::f64_to_f16(d, r);
+  else
+    return nm::f64_to_bf16(d, r);
+}
+template <class H, nm::FpMode M, int Op> struct HBin {
+  H operator()(H a, H b) const {
+    double x = widen(a), y = widen(b);
+    double r = Op == 0 ? x + y : Op == 1 ? x - y : Op == 2 ? x * y : 0.0;
+    if (Op == 3)
+      r = x < y || (x == y && std::signbit(x)) ? x : y;
+    if (Op == 4)
+      r = x > y || (x == y && !std::signbit(x)) ? x : y;
+    if (Op >= 3 && std::isnan(x))
+      r = y;
+    if (Op >= 3 && std::isnan(y))
+      r = x;
+    H h = narrow<H>(r, M.round);
+    if constexpr (M.sat) {
+      if constexpr (std::is_same_v<H, Half>)
+        h = nm::saturate(h);
+    }
+    return h;
+  }
+};
+template <class H, nm::FpMode M> struct HFma {
+  H operator()(H a, H b, H c) const {
+    return narrow<H>(std::fma(widen(a), widen(b), widen(c)), M.round);
+  }
+};
+template <class H> struct HNeg {
+  H operator()(H a) const { return H{static_cast<std::uint16_t>(a.bits ^ 0x8000)}; }
+};
+template <class H> struct HAbs {
+  H operator()(H a) const { return H{static_cast<std::uint16_t>(a.bits & 0x7fff)}; }
+};
+
+template <template <class, nm::FpMode> class Op, class F, int Arity, nm::FpMode M>
+Handler arity_handler() {
+  if constexpr (Arity == 1)
+    return &unary_op<F, F, Op<F, M>>;
+  else if constexpr (Arity == 2)
+    return &binary_op<F, F, Op<F, M>>;
+  else
+    return &ternary_op<F, F, F, Op<F, M>>;
+}
+
+template <template <class, nm::FpMode> class Op, class F, int Arity>
+Handler by_mode(nm::Round r, bool ftz, bool sat) {
+#define GPURUN_MODE(R)                                                                             \
+  if (r == nm::Round::R) {                                                                         \
+    if (ftz && sat)                                                                                \
+      return arity_handler<Op, F, Arity, nm::FpMode{nm::Round::R, true, true}>();                  \
+    if (ftz)                                                                                       \
+      return arity_handler<Op, F, Arity, nm::FpMode{nm::Round::R, true, false}>();                 \
+    if (sat)                                                                                       \
+      return arity_handler<Op, F, Arity, nm::FpMode{nm::Round::R, false, true}>();                 \
+    return arity_handler<Op, F, Arity, nm::FpMode{nm::Round::R, false, false}>();                  \
+  }
+  GPURUN_MODE(rn)
+  GPURUN_MODE(rz)
+  GPURUN_MODE(rm)
+  GPURUN_MODE(rp)
+#undef GPURUN_MODE
+  return nullptr;
+}
+
+template <class H, int Op> Handler half_bin(nm::Round r, bool sat) {
+#define GPURUN_MODE(R)                                                                             \
+  if (r == nm::Round::R)                                                                           \
+    return sat ? &binary_op<H, H, HBin<H, nm::FpMode{nm::Round::R, false, true}, Op>>              \
+               : &binary_op<H, H, HBin<H, nm::FpMode{nm::Round::R, false, false}, Op>>;
+  GPURUN_MODE(rn)
+  GPURUN_MODE(rz)
+  GPURUN_MODE(rm)
+  GPURUN_MODE(rp)
+#undef GPURUN_MODE
+  return nullptr;
+}
+
+} // namespace
+
+bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
+  static const char* const kFamily[] = {"add",  "sub",   "mul", "mad", "fma",     "div", "rcp",
+                                        "sqrt", "rsqrt", "sin", "cos", "lg2",     "ex2", "tanh",
+                                        "abs",  "neg",   "min", "max", "copysign"};
+  const std::string& op = in.opcode;
+  bool mine = false;
+  for (const char* f : kFamily)
+    mine = mine || op == f;
+  if (!mine)
+    return false;
+  const auto& ops = in.operands;
+
+  auto rtext = m.take_any({"rn", "rz", "rm", "rp"});
+  bool approx = m.take("approx");
+  bool full = m.take("full");
+  bool ftz = m.take("ftz");
+  bool sat = m.take("sat");
+  bool nan = m.take("NaN");
+  auto types = m.take_types();
+  if (types.size() != 1 || !is_float(types[0]))
+    throw_unsupported(in);
+  Type t = types[0];
+  nm::Round r = rtext == "rz"   ? nm::Round::rz
+                : rtext == "rm" ? nm::Round::rm
+                : rtext == "rp" ? nm::Round::rp
+                                : nm::Round::rn;
+  // PTX requires a rounding mode on f64 div/rcp/sqrt/fma and f32 fma/div (non-approx); mad.f32
+  // without rounding is the legacy unfused form on sm_1x only, fused on later targets.
+  bool unary = op == "rcp" || op == "sqrt" || op == "rsqrt" || op == "sin" || op == "cos" ||
+               op == "lg2" || op == "ex2" || op == "tanh" || op == "abs" || op == "neg";
+  bool ternary = op == "fma" || op == "mad";
+  std::size_t expected = unary ? 2 : ternary ? 4 : 3;
+  if (ops.size() != expected)
+    throw_unsupported(in, "operand count");
+  out.d = od.dst(ops[0]);
+  out.a = od.src(ops[1], t);
+  if (!unary)
+    out.b = od.src(ops[2], t);
+  if (ternary)
+    out.c = od.src(ops[3], t);
+
+  if (t == Type::f16 || t == Type::bf16) {
+    if (ftz && t == Type::bf16)
+      throw_unsupported(in);
+    auto pick = [&](auto h) -> Handler {
+      using H = decltype(h);
+      if (op == "add")
+        return half_bin<H, 0>(r, sat);
+      if (op == "sub")
+        return half_bin<H, 1>(r, sat);
+      if (op == "mul")
+        return half_bin<H, 2>(r, sat);
+      if (op == "min" && !sat)
+        return half_bin<H, 3>(r, false);
+      if (op == "max" && !sat)
+        return half_bin<H, 4>(r, false);
+      if (op == "neg" && !sat)
+        return &unary_op<H, H, HNeg<H>>;
+      if (op == "abs" && !sat)
+        return &unary_op<H, H, HAbs<H>>;
+      if (op == "fma" && !sat && r == nm::Round::rn)
+        return &ternary_op<H, H, H, HFma<H, nm::FpMode{}>>;
+      return nullptr;
+    };
+    // ftz on f16 only matters for subnormal halves, which f16 arithmetic keeps on sm_90 unless
+    // asked; flushing them is not implemented.
+    if (ftz || approx || nan)
+      throw_unsupported(in);
+    out.fn = t == Type::f16 ? pick(Half{}) : pick(BFloat16{});
+    if (!out.fn)
+      throw_unsupported(in);
+    return true;
+  }
+  if (t != Type::f32 && t != Type::f64)
+    throw_unsupported(in);
+  bool f64 = t == Type::f64;
+
+  // f64 ignores .ftz (PTX never flushes doubles), which also halves the instantiations.
+  if (f64)
+    ftz = false;
+  auto modal2 = [&]<template <class, nm::FpMode> class Op>() -> Handler {
+    return f64 ? by_mode<Op, double, 2>(r, false, sat) : by_mode<Op, float, 2>(r, ftz, sat);
+  };
+  if (full && op != "div")
+    throw_unsupported(in);
+  if (op == "add" && !approx)
+    out.fn = modal2.template operator()<FAdd>();
+  else if (op == "sub" && !approx)
+    out.fn = modal2.template operator()<FSub>();
+  else if (op == "mul" && !approx)
+    out.fn = modal2.template operator()<FMul>();
+  else if ((op == "fma" || op == "mad") && !approx)
+    out.fn = f64 ? by_mode<FFma, double, 3>(r, false, sat) : by_mode<FFma, float, 3>(r, ftz, sat);
+  else if (op == "div") {
+    if (approx || full) {
+      if (f64 || sat)
+        throw_unsupported(in);
+      out.fn = approx ? (ftz ? &binary_op<float, float, DivApprox<true>>
+                             : &binary_op<float, float, DivApprox<false>>)
+                      : (ftz ? &binary_op<float, float, DivFull<true>>
+                             : &binary_op<float, float, DivFull<false>>);
+    } else {
+      out.fn = modal2.template operator()<FDiv>();
+    }
+  } else if (op == "sqrt") {
+    if (approx) {
+      if (f64 || sat)
+        throw_unsupported(in);
+      out.fn = ftz ? &unary_op<float, float, SqrtApprox<true>>
+                   : &unary_op<float, float, SqrtApprox<false>>;
+    } else {
+      out.fn =
+          f64 ? by_mode<FSqrt, double, 1>(r, false, sat) : by_mode<FSqrt, float, 1>(r, ftz, sat);
+    }
+  } else if (op == "rcp") {
+    if (approx) {
+      if (sat)
+        throw_unsupported(in);
+      if (f64) {
+        if (!ftz)
+          throw_unsupported(in);
+        out.fn = &unary_op<double, double, RcpApproxF64>;
+      } else {
+        out.fn = ftz ? &unary_op<float, float, RcpApprox<true>>
+                     : &unary_op<float, float, RcpApprox<false>>;
+      }
+    } else {
+      out.fn = f64 ? by_mode<FRcp, double, 1>(r, false, sat) : by_mode<FRcp, float, 1>(r, ftz, sat);
+    }
+  } else if (op == "rsqrt") {
+    if (!approx || sat)
+      throw_unsupported(in);
+    if (f64)
+      out.fn = &unary_op<double, double, RsqrtApproxF64>;
+    else
+      out.fn = ftz ? &unary_op<float, float, RsqrtApprox<true>>
+                   : &unary_op<float, float, RsqrtApprox<false>>;
+  } else if (op == "sin" || op == "cos" || op == "lg2" || op == "ex2" || op == "tanh") {
+    if (!approx || f64 || sat)
+      throw_unsupported(in);
+    if (op == "sin")
+      out.fn = ftz ? &unary_op<float, float, Sin<true>> : &unary_op<float, float, Sin<false>>;
+    if (op == "cos")
+      out.fn = ftz ? &unary_op<float, float, Cos<true>> : &unary_op<float, float, Cos<false>>;
+    if (op == "lg2")
+      out.fn = ftz ? &unary_op<float, float, Lg2<true>> : &unary_op<float, float, Lg2<false>>;
+    if (op == "ex2")
+      out.fn = ftz ? &unary_op<float, float, Ex2<true>> : &unary_op<float, float, Ex2<false>>;
+    if (op == "tanh")
+      out.fn = &unary_op<float, float, Tanh>;
+  } else if (op == "abs" || op == "neg") {
+    if (sat || !rtext.empty())
+      throw_unsupported(in);
+    bool abs = op == "abs";
+    if (f64)
+      out.fn = abs ? &unary_op<double, double, FAbs<double, false>>
+                   : &unary_op<double, double, FNeg<double, false>>;
+    else if (ftz)
+      out.fn = abs ? &unary_op<float, float, FAbs<float, true>>
+                   : &unary_op<float, float, FNeg<float, true>>;
+    else
+      out.fn = abs ? &unary_op<float, float, FAbs<float, false>>
+                   : &unary_op<float, float, FNeg<float, false>>;
+  } else if (op == "min" || op == "max") {
+    if (sat || !rtext.empty())
+      throw_unsupported(in);
+    using NM = nm::NanMode;
+    bool mn = op == "min";
+    auto pick = [&]<class F, bool Ftz>() -> Handler {
+      if (nan)
+        return mn ? &binary_op<F, F, FMin<F, Ftz, NM::propagate>>
+                  : &binary_op<F, F, FMax<F, Ftz, NM::propagate>>;
+      return mn ? &binary_op<F, F, FMin<F, Ftz, NM::ignore>>
+                : &binary_op<F, F, FMax<F, Ftz, NM::ignore>>;
+    };
+    out.fn = f64   ? pick.template operator()<double, false>()
+             : ftz ? pick.template operator()<float, true>()
+                   : pick.template operator()<float, false>();
+  } else if (op == "copysign") {
+    if (sat || ftz || !rtext.empty())
+      throw_unsupported(in);
+    out.fn = f64 ? &binary_op<double, double, FCopysign<double>>
+                 : &binary_op<float, float, FCopysign<float>>;
+  }
+  if (nan && op != "min" && op != "max")
+    throw_unsupported(in);
+  if (!out.fn)
+    throw_unsupported(in);
+  return true;
+}
+
+} // namespace gpurun::emu

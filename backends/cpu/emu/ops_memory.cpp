@@ -1,0 +1,173 @@
+// ld / st (scalar and .v2/.v4) in every state space, plus the no-op hints (prefetch).
+#include <cstring>
+
+#include "backends/cpu/emu/decoder.hpp"
+#include "backends/cpu/emu/handlers.hpp"
+#include "backends/cpu/emu/memory_access.hpp"
+
+namespace gpurun::emu {
+
+namespace {
+
+inline constexpr std::uint8_t kSignExtend = 0x10;
+
+template <unsigned W> void ld_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
+  std::byte* p[kWarpSize];
+  translate_lanes(w, in, mask, W, W, false, p);
+  std::uint64_t* d = w.reg(in.d);
+  const bool sign = in.flags & kSignExtend;
+  each_lane(mask, [&](int l) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p[l], W);
+    if (sign && W < 8) {
+      constexpr unsigned shift = 64 - 8 * W;
+      v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift) & in.mask_bits;
+    }
+    d[l] = v;
+  });
+}
+
+template <unsigned W> void st_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
+  std::byte* p[kWarpSize];
+  translate_lanes(w, in, mask, W, W, true, p);
+  const std::uint64_t* s = w.reg(in.b);
+  each_lane(mask, [&](int l) { std::memcpy(p[l], &s[l], W); });
+}
+
+void ld_vector(Warp& w, const Inst& in, std::uint32_t mask) {
+  std::byte* p[kWarpSize];
+  unsigned total = unsigned{in.width} * in.vec;
+  translate_lanes(w, in, mask, total, total, false, p);
+  const bool sign = in.flags & kSignExtend;
+  const unsigned shift = 64 - 8 * in.width;
+  each_lane(mask, [&](int l) {
+    for (int i = 0; i < in.vec; ++i) {
+      if (in.v[i] == kNoReg)
+        continue;
+      std::uint64_t v = 0;
+      std::memcpy(&v, p[l] + i * in.width, in.width);
+      if (sign && in.width < 8)
+        v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift) &
+            in.mask_bits;
+      w.reg(in.v[i])[l] = v;
+    }
+  });
+}
+
+void st_vector(Warp& w, const Inst& in, std::uint32_t mask) {
+  std::byte* p[kWarpSize];
+  unsigned total = unsigned{in.width} * in.vec;
+  translate_lanes(w, in, mask, total, total, true, p);
+  each_lane(mask, [&](int l) {
+    for (int i = 0; i < in.vec; ++i)
+      std::memcpy(p[l] + i * in.width, &w.reg(in.v[i])[l], in.width);
+  });
+}
+
+void no_op(Warp&, const Inst&, std::uint32_t) {}
+
+Space parse_space(Modifiers& m, bool& found) {
+  auto s = m.take_any({"global", "shared", "local", "param", "const"});
+  found = !s.empty();
+  if (s == "global")
+    return Space::global;
+  if (s == "shared") {
+    (void)m.take("cta"); // shared::cta arrives as "shared" + "cta" depending on the lexer
+    return Space::shared;
+  }
+  if (s == "local")
+    return Space::local;
+  if (s == "param")
+    return Space::param_kernel;
+  if (s == "const")
+    return Space::const_;
+  return Space::generic;
+}
+
+} // namespace
+
+bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
+  const std::string& op = in.opcode;
+  if (op == "prefetch" || op == "prefetchu") {
+    (void)m.take_any({"global", "local"});
+    (void)m.take_any({"L1", "L2"});
+    out.fn = &no_op;
+    return true;
+  }
+  if (op != "ld" && op != "st" && op != "ldu")
+    return false;
+  bool found = false;
+  out.space = parse_space(m, found);
+  // Cache and ordering hints do not change results on one host.
+  (void)m.take("nc");
+  (void)m.take("volatile");
+  (void)m.take_any({"relaxed", "acquire", "release", "weak", "mmio"});
+  (void)m.take_any({"cta", "gpu", "sys", "cluster"});
+  (void)m.take_any({"ca", "cg", "cs", "lu", "cv", "wb", "wt"});
+  while (!m.take_any({"L1::evict_last", "L1::evict_first", "L1::no_allocate", "L1::evict_normal",
+                      "L1::evict_unchanged", "L2::evict_last", "L2::evict_first",
+                      "L2::evict_normal", "L2::64B", "L2::128B", "L2::256B", "L2::cache_hint"})
+              .empty()) {
+  }
+  auto vec = m.take_any({"v2", "v4"});
+  out.vec = vec == "v2" ? 2 : vec == "v4" ? 4 : 1;
+  auto types = m.take_types();
+  if (types.size() != 1 || types[0] == Type::pred || types[0] == Type::b128)
+    throw_unsupported(in);
+  Type t = types[0];
+  out.width = static_cast<std::uint8_t>(type_bytes(t));
+  if (is_signed(t))
+    out.flags |= kSignExtend;
+  const auto& ops = in.operands;
+  if (ops.size() != 2)
+    throw_unsupported(in, "operand count");
+  bool load = op != "st";
+  const ptx::Operand& addr = load ? ops[1] : ops[0];
+  const ptx::Operand& value = load ? ops[0] : ops[1];
+  od.address(addr, out);
+  if (out.space == Space::param_kernel && !load)
+    throw_unsupported(in, "store to a kernel parameter");
+
+  if (out.vec == 1) {
+    if (load) {
+      out.d = od.dst(value);
+      out.mask_bits = od.dst_mask(value);
+      if (out.d == kNoReg)
+        throw_unsupported(in);
+    } else {
+      out.b = od.src(value, t);
+    }
+    switch (out.width) {
+    case 1:
+      out.fn = load ? &ld_scalar<1> : &st_scalar<1>;
+      break;
+    case 2:
+      out.fn = load ? &ld_scalar<2> : &st_scalar<2>;
+      break;
+    case 4:
+      out.fn = load ? &ld_scalar<4> : &st_scalar<4>;
+      break;
+    case 8:
+      out.fn = load ? &ld_scalar<8> : &st_scalar<8>;
+      break;
+    default:
+      throw_unsupported(in);
+    }
+    return true;
+  }
+  if (value.kind != ptx::Operand::Kind::vector || value.elements.size() != out.vec)
+    throw_unsupported(in, "vector operand");
+  for (int i = 0; i < out.vec; ++i) {
+    if (load) {
+      out.v[i] = od.dst(value.elements[i]);
+      if (out.v[i] != kNoReg)
+        out.mask_bits = od.dst_mask(value.elements[i]);
+    } else {
+      out.v[i] = od.src(value.elements[i], t);
+    }
+  }
+  out.fn = load ? &ld_vector : &st_vector;
+  return true;
+}
+
+} // namespace gpurun::emu

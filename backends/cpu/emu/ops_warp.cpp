@@ -1,0 +1,157 @@
+// Warp-level instructions: shfl.sync, vote.sync, activemask, and the fences and warp barriers that
+// are no-ops when one host thread runs the whole warp in lock-step.
+#include "backends/cpu/emu/decoder.hpp"
+#include "backends/cpu/emu/handlers.hpp"
+
+namespace gpurun::emu {
+
+namespace {
+
+enum class ShflMode : std::uint8_t { up, down, bfly, idx };
+
+template <ShflMode M> void shfl(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t *a = w.reg(in.a), *b = w.reg(in.b), *c = w.reg(in.c);
+  std::uint32_t src[kWarpSize];
+  for (int l = 0; l < kWarpSize; ++l)
+    src[l] = static_cast<std::uint32_t>(a[l]);
+  std::uint32_t pred = 0;
+  std::uint64_t* d = in.d != kNoReg ? w.reg(in.d) : nullptr;
+  each_lane(mask, [&](int l) {
+    std::uint32_t bval = static_cast<std::uint32_t>(b[l]) & 31;
+    std::uint32_t cval = static_cast<std::uint32_t>(c[l]) & 31;
+    std::uint32_t segmask = (static_cast<std::uint32_t>(c[l]) >> 8) & 31;
+    std::uint32_t lane = static_cast<std::uint32_t>(l);
+    std::uint32_t max_lane = (lane & segmask) | (cval & ~segmask);
+    std::uint32_t min_lane = lane & segmask;
+    std::int32_t j = 0;
+    bool p = false;
+    if constexpr (M == ShflMode::up) {
+      j = static_cast<std::int32_t>(lane) - static_cast<std::int32_t>(bval);
+      p = j >= static_cast<std::int32_t>(max_lane);
+    } else if constexpr (M == ShflMode::down) {
+      j = static_cast<std::int32_t>(lane + bval);
+      p = j <= static_cast<std::int32_t>(max_lane);
+    } else if constexpr (M == ShflMode::bfly) {
+      j = static_cast<std::int32_t>(lane ^ bval);
+      p = j <= static_cast<std::int32_t>(max_lane);
+    } else {
+      j = static_cast<std::int32_t>(min_lane | (bval & ~segmask));
+      p = j <= static_cast<std::int32_t>(max_lane);
+    }
+    if (!p)
+      j = l;
+    if (d)
+      d[l] = src[j & 31];
+    pred |= static_cast<std::uint32_t>(p) << l;
+  });
+  if (in.d2 != kNoReg)
+    w.preds[in.d2] = (w.preds[in.d2] & ~mask) | (pred & mask);
+}
+
+template <int Mode> void vote(Warp& w, const Inst& in, std::uint32_t mask) {
+  std::uint32_t p = w.preds[in.a];
+  if (in.flags & kNegA)
+    p = ~p;
+  std::uint32_t active = mask;
+  std::uint32_t set = p & active;
+  if constexpr (Mode == 3) { // ballot
+    std::uint64_t* d = w.reg(in.d);
+    each_lane(mask, [&](int l) { d[l] = set; });
+    return;
+  }
+  bool r = Mode == 0 ? set == active : Mode == 1 ? set != 0 : (set == 0 || set == active);
+  std::uint32_t bits = r ? kFullMask : 0;
+  w.preds[in.d] = (w.preds[in.d] & ~mask) | (bits & mask);
+}
+
+void activemask(Warp& w, const Inst& in, std::uint32_t mask) {
+  std::uint64_t* d = w.reg(in.d);
+  each_lane(mask, [&](int l) { d[l] = mask; });
+}
+
+void no_op(Warp&, const Inst&, std::uint32_t) {}
+
+} // namespace
+
+bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
+  const std::string& op = in.opcode;
+  const auto& ops = in.operands;
+  if (op == "membar" || op == "fence") {
+    (void)m.take_any({"cta", "gl", "sys", "gpu", "cluster"});
+    (void)m.take_any({"sc", "acq_rel"});
+    (void)m.take("proxy");
+    (void)m.take("alias");
+    out.fn = &no_op;
+    return true;
+  }
+  if (op == "nanosleep") {
+    (void)m.take("u32");
+    out.fn = &no_op;
+    return true;
+  }
+  if ((op == "bar" || op == "barrier") && m.take("warp")) {
+    if (!m.take("sync"))
+      throw_unsupported(in);
+    // The warp's lanes already run in lock-step on one host thread; a diverged warp reconverges
+    // at the lowest PC before reaching the barrier.
+    out.fn = &no_op;
+    return true;
+  }
+  if (op == "activemask") {
+    if (!m.take("b32") || ops.size() != 1)
+      throw_unsupported(in);
+    out.d = od.dst(ops[0]);
+    out.fn = &activemask;
+    return true;
+  }
+  if (op == "shfl") {
+    if (!m.take("sync"))
+      throw_unsupported(in, "shfl without .sync");
+    auto mode = m.take_any({"up", "down", "bfly", "idx"});
+    if (!m.take("b32") || mode.empty() || ops.size() != 5)
+      throw_unsupported(in);
+    if (ops[0].kind == ptx::Operand::Kind::pred_pair) {
+      out.d = od.dst(ops[0].elements.at(0));
+      out.d2 = od.pred_dst(ops[0].elements.at(1));
+    } else {
+      out.d = od.dst(ops[0]);
+    }
+    out.a = od.src(ops[1], Type::b32);
+    out.b = od.src(ops[2], Type::b32);
+    out.c = od.src(ops[3], Type::b32);
+    out.e = od.src(ops[4], Type::b32); // member mask: lanes already run together
+    out.fn = mode == "up"     ? &shfl<ShflMode::up>
+             : mode == "down" ? &shfl<ShflMode::down>
+             : mode == "bfly" ? &shfl<ShflMode::bfly>
+                              : &shfl<ShflMode::idx>;
+    return true;
+  }
+  if (op == "vote") {
+    if (!m.take("sync"))
+      throw_unsupported(in, "vote without .sync");
+    auto mode = m.take_any({"all", "any", "uni", "ballot"});
+    auto types = m.take_types();
+    if (mode.empty() || types.size() != 1 || ops.size() != 3)
+      throw_unsupported(in);
+    bool neg = false;
+    out.a = od.pred_src(ops[1], &neg);
+    if (neg)
+      out.flags |= kNegA;
+    out.e = od.src(ops[2], Type::b32);
+    if (mode == "ballot") {
+      if (types[0] != Type::b32)
+        throw_unsupported(in);
+      out.d = od.dst(ops[0]);
+      out.fn = &vote<3>;
+    } else {
+      if (types[0] != Type::pred)
+        throw_unsupported(in);
+      out.d = od.pred_dst(ops[0]);
+      out.fn = mode == "all" ? &vote<0> : mode == "any" ? &vote<1> : &vote<2>;
+    }
+    return true;
+  }
+  return false;
+}
+
+} // namespace gpurun::emu

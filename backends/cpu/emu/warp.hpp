@@ -1,0 +1,108 @@
+#pragma once
+// Execution state of one block and its warps. Registers are lane-major per warp
+// (regs[r * 32 + lane]) so that a handler works on 32 contiguous values; predicates are 32-bit
+// lane masks.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/emu/memory.hpp"
+#include "backends/cpu/emu/program.hpp"
+#include "core/dims.hpp"
+
+namespace gpurun::emu {
+
+inline constexpr int kWarpSize = 32;
+inline constexpr std::uint32_t kFullMask = 0xffffffffu;
+
+/// State shared by every block of one launch.
+struct LaunchState {
+  const Program* program = nullptr;
+  const DecodedFunction* kernel = nullptr;
+  Dim3 grid;
+  Dim3 block;
+  std::size_t dynamic_shared = 0;
+  std::vector<std::byte> params; ///< the kernel parameter buffer (read-only)
+  MemoryMap memory;
+  bool memcheck = false;
+  int workers = 1;
+  std::atomic<bool> cancel{false};
+  std::atomic<std::uint64_t> warp_instructions{0};
+  std::atomic<std::uint64_t> lane_instructions{0};
+  std::mutex output_mutex; ///< device printf: one call's text is written at once
+};
+
+/// One frame of a lane's call stack.
+struct CallFrame {
+  std::uint32_t return_pc = 0;
+  std::uint32_t frame_base = 0; ///< the caller's frame base
+  std::uint32_t call_site = 0;
+};
+
+struct Block;
+
+struct Warp {
+  Block* block = nullptr;
+  std::uint64_t* regs = nullptr;  ///< register_count × 32
+  std::uint32_t* preds = nullptr; ///< predicate_count
+  int index = 0;                  ///< warp index within the block
+  std::uint32_t live = 0;         ///< lanes that exist and have not exited
+  std::uint32_t blocked = 0;      ///< lanes waiting at bar.sync
+  // The group: lanes at the lowest (call depth, PC) key run together at `pc`.
+  std::uint32_t group = 0;
+  std::uint32_t pc = 0;
+  std::uint64_t group_key = 0;
+  std::uint64_t waiting_min = ~std::uint64_t{0}; ///< lowest key of the other runnable lanes
+  std::uint64_t keys[kWarpSize] = {};            ///< key of lanes outside the group
+  std::uint32_t depth[kWarpSize] = {};
+  std::uint32_t frame_base[kWarpSize] = {};
+  std::vector<CallFrame> stacks[kWarpSize];
+  std::vector<std::uint64_t> saves[kWarpSize]; ///< registers saved across recursive calls
+  const Allocation* cached = nullptr; ///< last global allocation hit (most accesses repeat it)
+
+  [[nodiscard]] std::uint64_t* reg(std::uint32_t r) noexcept { return regs + std::size_t{r} * 32; }
+};
+
+/// One block, run cooperatively by one worker thread.
+struct Block {
+  LaunchState* launch = nullptr;
+  Dim3 index;
+  std::byte* shared = nullptr;
+  std::size_t shared_bytes = 0;
+  std::byte* local = nullptr; ///< thread t's local memory: local + t * local_per_thread
+  std::size_t local_per_thread = 0;
+  std::vector<Warp> warps;
+  int live_threads = 0;
+  int arrived = 0; ///< threads waiting at bar.sync
+  std::uint64_t warp_instructions = 0;
+  std::uint64_t lane_instructions = 0;
+
+  [[nodiscard]] std::byte* local_of(int warp, int lane) const noexcept {
+    return local + (std::size_t(warp) * kWarpSize + lane) * local_per_thread;
+  }
+};
+
+/// Lane-order iteration over a mask; the full-mask case is a plain loop the compiler vectorises.
+template <class F> inline void each_lane(std::uint32_t mask, F&& f) {
+  if (mask == kFullMask) {
+    for (int l = 0; l < kWarpSize; ++l)
+      f(l);
+  } else {
+    while (mask) {
+      int l = __builtin_ctz(mask);
+      mask &= mask - 1;
+      f(l);
+    }
+  }
+}
+
+/// A device-side fault: thrown by handlers, turned into Error(device) with the location.
+struct Fault {
+  std::string what;
+  int lane = 0;
+};
+
+} // namespace gpurun::emu

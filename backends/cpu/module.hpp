@@ -1,0 +1,48 @@
+#pragma once
+// A PTX module loaded into a CPU context: the decoded program with its module variables
+// allocated in the context's device memory.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "backends/cpu/emu/memory.hpp"
+#include "backends/cpu/emu/program.hpp"
+
+namespace gpurun::cpu {
+
+class CpuFunction final : public Function {
+public:
+  CpuFunction(const emu::Program& program, std::uint32_t index);
+  [[nodiscard]] const std::string& name() const override { return m_name; }
+  [[nodiscard]] const std::vector<ParamLayout>& params() const override { return m_params; }
+  [[nodiscard]] FunctionAttributes attributes() const override { return m_attributes; }
+  [[nodiscard]] const emu::Program& program() const noexcept { return m_program; }
+  [[nodiscard]] const emu::DecodedFunction& decoded() const noexcept;
+
+private:
+  const emu::Program& m_program;
+  std::uint32_t m_index;
+  std::string m_name;
+  std::vector<ParamLayout> m_params;
+  FunctionAttributes m_attributes;
+};
+
+class CpuModule final : public Module {
+public:
+  /// Parses and decodes `ptx`, then allocates and initialises its .global/.const variables.
+  CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> memory);
+  ~CpuModule() override;
+  [[nodiscard]] Function& function(const std::string& name) override;
+  [[nodiscard]] std::vector<std::string> kernel_names() const override;
+  [[nodiscard]] std::optional<GlobalSymbol> global(const std::string& name) override;
+
+private:
+  std::shared_ptr<emu::DeviceMemory> m_memory;
+  std::unique_ptr<emu::Program> m_program;
+  std::map<std::string, GlobalSymbol> m_globals;
+  std::map<std::string, std::unique_ptr<CpuFunction>> m_functions;
+};
+
+} // namespace gpurun::cpu
