@@ -100,13 +100,21 @@ std::string ScopeStack::declare_range(std::string_view base, int count) {
     push();
   }
   bool taken = m_ranges.count(std::string(base)) != 0;
-  for (const std::string& s : m_scalars) {
-    if (taken) {
-      break;
+  // Look the members up one by one when that is cheaper than scanning every scalar, so that a big
+  // function full of small inline-asm scopes stays linear.
+  if (!taken && static_cast<std::size_t>(count) <= m_scalars.size()) {
+    for (int i = 0; i < count && !taken; ++i) {
+      taken = is_declared(std::string(base) + std::to_string(i));
     }
-    if (s.size() > base.size() && s.compare(0, base.size(), base) == 0 &&
-        index_below(std::string_view(s).substr(base.size()), count)) {
-      taken = true;
+  } else {
+    for (const std::string& s : m_scalars) {
+      if (taken) {
+        break;
+      }
+      if (s.size() > base.size() && s.compare(0, base.size(), base) == 0 &&
+          index_below(std::string_view(s).substr(base.size()), count)) {
+        taken = true;
+      }
     }
   }
   std::string spelled(base);

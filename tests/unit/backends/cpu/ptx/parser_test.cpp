@@ -27,15 +27,6 @@ Module parse_body(const std::string& body, const std::string& extra_regs = "") {
   return parse_module(text, "test.ptx");
 }
 
-const Instruction& first_instruction(const Module& m) {
-  for (const Statement& s : m.functions.at(0).body) {
-    if (s.instruction) {
-      return *s.instruction;
-    }
-  }
-  throw std::runtime_error("no instruction");
-}
-
 std::string error_of(const std::string& text) {
   try {
     (void)parse_module(text, "bad.ptx");
@@ -390,6 +381,49 @@ TEST(Parser, DamagedFixturesFailCleanly) {
       start = stop;
     }
   }
+}
+
+} // namespace
+} // namespace gpurun::ptx::test
+
+namespace gpurun::ptx::test {
+namespace {
+
+TEST(Parser, ManySiblingScopesGetDistinctNames) {
+  std::string body;
+  for (int i = 0; i < 2000; ++i) {
+    body += "{\n.reg .pred %p<2>;\n.reg .b32 %r1<3>;\n.param .b32 param0;\n"
+            "setp.ne.s32 %p1, %r2, 0;\nst.param.b32 [param0], %r12;\n}\n";
+  }
+  const Module m = parse_body(body + "ret;\n", ".reg .b32 %r1<20>;");
+  const Function& f = m.functions.at(0);
+  std::set<std::string> registers;
+  for (const RegisterDecl& r : f.registers) {
+    for (int i = 0; i < std::max(r.count, 1); ++i) {
+      EXPECT_TRUE(registers.insert(r.count == 0 ? r.name : r.name + std::to_string(i)).second)
+          << r.name << i;
+    }
+  }
+  std::set<std::string> locals;
+  for (const Variable& v : f.locals) {
+    EXPECT_TRUE(locals.insert(v.name).second) << v.name;
+  }
+  EXPECT_EQ(locals.size(), 2000u);
+  std::set<std::string> predicates;
+  std::set<std::string> stored;
+  for (const Statement& s : f.body) {
+    if (s.instruction->opcode == "setp") {
+      predicates.insert(s.instruction->operands[0].name);
+      EXPECT_EQ(s.instruction->operands[1].name, "%r2"); // the kernel's, not a scope's
+    } else if (s.instruction->opcode == "st") {
+      stored.insert(s.instruction->operands[0].name);
+      // %r12 is member 2 of the scope's %r1<3>, which must not be the kernel's %r12 (of %r1<20>)
+      EXPECT_NE(s.instruction->operands[1].name, "%r12");
+      EXPECT_TRUE(registers.count(s.instruction->operands[1].name));
+    }
+  }
+  EXPECT_EQ(predicates.size(), 2000u);
+  EXPECT_EQ(stored, locals);
 }
 
 } // namespace
