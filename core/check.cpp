@@ -19,8 +19,11 @@ namespace {
 
 std::string describe_buffer(const HostBuffer& b) {
   std::string dims;
-  for (auto d : b.shape())
-    dims += (dims.empty() ? "" : ",") + std::to_string(d);
+  for (auto d : b.shape()) {
+    if (!dims.empty())
+      dims += ',';
+    dims += std::to_string(d);
+  }
   return fmt::format("{}[{}]", dtype_name(b.dtype()), dims);
 }
 

@@ -22,8 +22,11 @@ constexpr std::size_t k_line_width = 160;
 
 std::string type_text(const HostBuffer& b) {
   std::string dims;
-  for (auto d : b.shape())
-    dims += (dims.empty() ? "" : ",") + std::to_string(d);
+  for (auto d : b.shape()) {
+    if (!dims.empty())
+      dims += ',';
+    dims += std::to_string(d);
+  }
   return fmt::format("{}[{}]", dtype_name(b.dtype()), dims);
 }
 

@@ -145,7 +145,9 @@ public:
         if (!j[i].is_number_integer() && !j[i].is_string()) {
           wrong_type(fmt::format("{}[{}]", key, i), j[i], "an integer");
         }
-        text += (i ? "," : "") + (j[i].is_string() ? j[i].get<std::string>() : j[i].dump());
+        if (i != 0)
+          text += ',';
+        text += j[i].is_string() ? j[i].get<std::string>() : j[i].dump();
       }
     } else {
       wrong_type(key, j, "an array of 1 to 3 integers, a string \"X,Y,Z\" or an integer");
@@ -182,7 +184,9 @@ public:
   std::string list_text(const json& j, const std::string& key) const {
     std::string out = "[";
     for (std::size_t i = 0; i < j.size(); ++i) {
-      out += (i ? ", " : "") + number_text(j[i], fmt::format("{}[{}]", key, i));
+      if (i != 0)
+        out += ", ";
+      out += number_text(j[i], fmt::format("{}[{}]", key, i));
     }
     return out + "]";
   }
@@ -216,8 +220,9 @@ public:
     const json& shape = j["shape"];
     if (shape.is_array() && !shape.empty()) {
       for (std::size_t i = 0; i < shape.size(); ++i) {
-        out +=
-            (i ? "," : "") + std::to_string(integer(shape[i], fmt::format("{}.shape[{}]", key, i)));
+        if (i != 0)
+          out += ',';
+        out += std::to_string(integer(shape[i], fmt::format("{}.shape[{}]", key, i)));
       }
     } else if (shape.is_number_integer() || shape.is_string()) {
       out += number_text(shape, key + ".shape");
