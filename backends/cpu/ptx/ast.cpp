@@ -72,9 +72,16 @@ std::size_t Function::param_bytes() const {
 }
 
 const Function* Module::find_function(std::string_view wanted) const {
-  auto it = std::find_if(functions.begin(), functions.end(),
-                         [&](const Function& f) { return f.name == wanted; });
-  return it == functions.end() ? nullptr : &*it;
+  const Function* prototype = nullptr;
+  for (const Function& f : functions) {
+    if (f.name == wanted) {
+      if (f.has_body) {
+        return &f;
+      }
+      prototype = prototype != nullptr ? prototype : &f;
+    }
+  }
+  return prototype;
 }
 
 const Variable* Module::find_global(std::string_view wanted) const {

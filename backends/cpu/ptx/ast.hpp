@@ -2,7 +2,8 @@
 // The parsed form of a PTX module: what the parser (ptx/parser.cpp) produces and the decoder
 // (emu/decode.cpp) consumes. It is already flat per function: nested `{ }` scopes are gone and the
 // registers and .param variables they declared are renamed to unique names ("%r1" declared in an
-// inner scope becomes e.g. "%r1$1"), labels stay as statements in instruction order.
+// inner scope becomes e.g. "%r1$1"; a range `%r<3>` redeclared inside becomes base "%r$2_", so its
+// members are "%r$2_0" …), labels stay as statements in instruction order.
 
 #include <cstddef>
 #include <cstdint>
@@ -125,7 +126,7 @@ struct Module {
   std::vector<Function> functions;
   std::map<int, std::string> files; ///< .file N "path"
 
-  /// The function (entry or .func) named `name`, or nullptr.
+  /// The function (entry or .func) named `name`, or nullptr; a definition wins over a prototype.
   [[nodiscard]] const Function* find_function(std::string_view name) const;
   /// The module-scope variable named `name`, or nullptr.
   [[nodiscard]] const Variable* find_global(std::string_view name) const;

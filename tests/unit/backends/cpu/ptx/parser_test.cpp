@@ -428,3 +428,30 @@ TEST(Parser, ManySiblingScopesGetDistinctNames) {
 
 } // namespace
 } // namespace gpurun::ptx::test
+
+namespace gpurun::ptx::test {
+namespace {
+
+TEST(Parser, FindFunctionPrefersTheDefinitionAndSizesFollowTypes) {
+  const Module m =
+      parse_module(std::string(kHeader) + ".extern .func f(.param .b32 a);\n"
+                                          ".func f(.param .b32 a)\n{\nret;\n}\n"
+                                          ".global .align 8 .u64 s[1] = {generic($str)};\n"
+                                          ".global .b8 $str[2] = {104, 105};\n",
+                   "find.ptx");
+  ASSERT_EQ(m.functions.size(), 2u);
+  const Function* f = m.find_function("f");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->has_body);
+  EXPECT_EQ(m.find_function("g"), nullptr);
+  EXPECT_EQ(m.find_global("s")->init_symbols.at(0).second, "$str");
+  EXPECT_EQ(type_size_bytes("f16x2"), 4u);
+  EXPECT_EQ(type_size_bytes("bf16"), 2u);
+  EXPECT_EQ(type_size_bytes("b128"), 16u);
+  EXPECT_EQ(type_size_bytes("pred"), 1u);
+  EXPECT_EQ(type_size_bytes("f8"), 0u);
+  EXPECT_EQ(type_size_bytes("q32"), 0u);
+}
+
+} // namespace
+} // namespace gpurun::ptx::test
