@@ -346,6 +346,44 @@ __global__ void top(int* p) {}
   EXPECT_EQ(select_kernel(kernels, "k<float>").name, "outer::inner::k");
 }
 
+// Token soup from the declaration vocabulary: the parser must never crash or read out of range,
+// and may only fail with a usage Error (reference parameters).
+TEST(Signature, RandomTokenSoupNeverCrashes) {
+  const std::vector<std::string> vocab = {"__global__", "void",  "k",
+                                          "(",          ")",     "{",
+                                          "}",          ";",     ",",
+                                          "<",          ">",     "template",
+                                          "typename",   "T",     "*",
+                                          "&",          "const", "extern",
+                                          "\"C\"",      "int",   "float",
+                                          "unsigned",   "long",  "=",
+                                          "[",          "]",     "__launch_bounds__",
+                                          "namespace",  "::",    "[[",
+                                          "]]",         "/*",    "*/",
+                                          "//",         "\n",    "#",
+                                          "\"",         "'",     "__restrict__",
+                                          "1",          "x"};
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>(state >> 33);
+  };
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const std::size_t n = next() % 40;
+    for (std::size_t i = 0; i < n; ++i)
+      text += vocab[next() % vocab.size()] + " ";
+    try {
+      for (const auto& k : find_kernels(text)) {
+        (void)instantiate(k, k.name + "<int>");
+      }
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::usage) << text;
+    }
+    (void)find_ptx_kernels(text);
+  }
+}
+
 TEST(Signature, SelectKernel) {
   auto kernels = find_kernels("__global__ void a(int* p) {}\n"
                               "template <typename T> __global__ void b(T* p) {}");
