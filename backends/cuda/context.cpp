@@ -9,6 +9,7 @@
 #include "backends/cuda/buffer.hpp"
 #include "backends/cuda/error.hpp"
 #include "backends/cuda/module.hpp"
+#include "backends/cuda/target.hpp"
 #include "backends/cuda/timer.hpp"
 #include "backends/nvrtc/nvrtc.hpp"
 
@@ -143,17 +144,8 @@ void CudaContext::copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol&
 }
 
 std::string CudaContext::default_target() const {
-  const std::string own =
-      fmt::format("{}{}", m_properties.compute_major, m_properties.compute_minor);
-  const auto known = nvrtc::supported_archs();
-  if (known.empty() || std::find(known.begin(), known.end(), own) != known.end())
-    return "sm_" + own;
-  int newest = 0;
-  for (const auto& a : known)
-    newest = std::max(newest, std::stoi(a));
-  if (newest > std::stoi(own))
-    return "sm_" + own; // older device: NVRTC dropped it; say so
-  return fmt::format("compute_{}", newest);
+  return default_compile_target(m_properties.compute_major, m_properties.compute_minor,
+                                nvrtc::supported_archs());
 }
 
 CompileResult CudaContext::compile(const KernelSource& source, const CompileOptions& options) {
