@@ -374,9 +374,11 @@ std::uint32_t FunctionOperands::pred_src(const ptx::Operand& op, bool* negated) 
   if (negated)
     *negated = op.negated;
   if (op.kind == ptx::Operand::Kind::imm_int) {
-    // A constant predicate: a slot in the predicate file would need per-warp init; use a reserved
-    // pair of predicates instead is overkill — PTX allows only registers here in practice.
-    throw_unsupported(*current, "immediate predicate operand");
+    Program& p = m_d.program();
+    std::uint32_t& slot = op.bits ? p.pred_true : p.pred_false;
+    if (slot == kNoReg)
+      slot = p.predicate_count++;
+    return slot;
   }
   if (op.kind != ptx::Operand::Kind::reg || !reg(op.name).pred)
     throw_unsupported(*current, "expected a predicate register");

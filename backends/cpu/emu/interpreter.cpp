@@ -232,6 +232,10 @@ void Interpreter::start_block(Dim3 index) {
         d[l] = v;
       }
     }
+    if (m_program.pred_true != kNoReg)
+      w.preds[m_program.pred_true] = kFullMask;
+    if (m_program.pred_false != kNoReg)
+      w.preds[m_program.pred_false] = 0;
     std::uint64_t first = std::uint64_t(w.index) * kWarpSize;
     std::uint64_t count = std::min<std::uint64_t>(kWarpSize, threads - first);
     w.live = count >= 32 ? kFullMask : (1u << count) - 1;
@@ -291,7 +295,8 @@ void Interpreter::run_warp(Warp& w) {
         exec &= in.guard_negated ? ~p : p;
       }
       ++warp_count;
-      lane_count += static_cast<unsigned>(std::popcount(exec));
+      // Like thread_inst_executed: lanes whose guard is false still issued the instruction.
+      lane_count += static_cast<unsigned>(std::popcount(w.group));
       if (in.control == Control::none) [[likely]] {
         if (exec)
           in.fn(w, in, exec);

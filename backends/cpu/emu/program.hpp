@@ -148,6 +148,9 @@ struct Program {
   std::vector<CallSite> call_sites;
   std::uint32_t register_count = 0;  ///< 64-bit register slots per lane
   std::uint32_t predicate_count = 0; ///< predicate masks per warp
+  /// Predicates holding the constants false / true (for `mov.pred %p, 0`), or kNoReg.
+  std::uint32_t pred_false = kNoReg;
+  std::uint32_t pred_true = kNoReg;
   /// Register slots holding immediates: filled once per warp.
   std::vector<std::pair<std::uint32_t, std::uint64_t>> constants;
   std::vector<std::pair<std::uint32_t, Special>> specials;

@@ -5,12 +5,7 @@
 
 #include "backends/cpu/emu/interpreter.hpp"
 #include "backends/cpu/emu/memory_access.hpp"
-#if __has_include("backends/cpu/emu/printf.hpp")
 #include "backends/cpu/emu/printf.hpp"
-#define GPURUN_HAVE_DEVICE_PRINTF 1
-#else
-#include "core/error.hpp"
-#endif
 
 namespace gpurun::emu {
 
@@ -38,12 +33,7 @@ void Interpreter::device_printf(Warp& w, const Inst& in, std::uint32_t exec) {
         break;
       format.push_back(c);
     }
-#ifdef GPURUN_HAVE_DEVICE_PRINTF
     std::string text = format_device_printf(format, read, args_address);
-#else
-    throw device_error("device printf is not available in this build");
-    std::string text;
-#endif
     {
       std::lock_guard lock(m_launch.output_mutex);
       std::fwrite(text.data(), 1, text.size(), stdout);
