@@ -154,12 +154,26 @@ extern "C" __global__ void k(int* v) { v[0] = LOCAL_VALUE * SHARED_VALUE; }
 struct IncludeCase {
   const char* header;
   const char* body;
+  /// Found in the toolkit's include folder rather than among the built-in headers.
+  bool from_toolkit = false;
 };
+
+bool toolkit_headers_present() {
+#ifdef GPURUN_CUDA_INCLUDE_DIR
+  std::error_code ec;
+  return std::filesystem::is_regular_file(
+      std::filesystem::path(GPURUN_CUDA_INCLUDE_DIR) / "cuda_fp16.h", ec);
+#else
+  return false;
+#endif
+}
 
 class CompatHeaderTest : public NvrtcTest, public ::testing::WithParamInterface<IncludeCase> {};
 
 TEST_P(CompatHeaderTest, KernelUsingHeaderCompiles) {
   const auto& c = GetParam();
+  if (c.from_toolkit && !toolkit_headers_present())
+    GTEST_SKIP() << c.header << " comes from the CUDA toolkit's include folder, absent here";
   const std::string text = std::string("#include <") + c.header + ">\n" +
                            "extern \"C\" __global__ void k(float* f, long long* i) {\n" + c.body +
                            "\n}\n";
@@ -197,12 +211,15 @@ INSTANTIATE_TEST_SUITE_P(
                                       "f[a] = __fsqrt_rn(f[a]) + std::sqrt(2.0f);"},
         IncludeCase{"cuda.h", "CUdeviceptr p = 0; i[0] = p + CUDA_VERSION;"},
         IncludeCase{"cuda_fp16.h",
-                    "__half h = __float2half(f[0]); f[1] = __half2float(__hadd(h, h));"},
-        IncludeCase{"cuda_bf16.h", "__nv_bfloat16 b = __float2bfloat16(f[0]); f[1] = "
-                                   "__bfloat162float(b);"},
-        IncludeCase{"cooperative_groups.h", "cooperative_groups::this_thread_block().sync();"},
-        IncludeCase{"cuda/std/cstdint", "cuda::std::uint32_t v = 7; i[0] = v;"},
-        IncludeCase{"cuda/std/climits", "i[0] = INT_MAX; i[1] = CHAR_BIT;"}),
+                    "__half h = __float2half(f[0]); f[1] = __half2float(__hadd(h, h));", true},
+        IncludeCase{"cuda_bf16.h",
+                    "__nv_bfloat16 b = __float2bfloat16(f[0]); f[1] = "
+                    "__bfloat162float(b);",
+                    true},
+        IncludeCase{"cooperative_groups.h", "cooperative_groups::this_thread_block().sync();",
+                    true},
+        IncludeCase{"cuda/std/cstdint", "cuda::std::uint32_t v = 7; i[0] = v;", true},
+        IncludeCase{"cuda/std/climits", "i[0] = INT_MAX; i[1] = CHAR_BIT;", true}),
     [](const ::testing::TestParamInfo<IncludeCase>& info) {
       std::string name;
       for (const char* p = info.param.header; *p != '\0'; ++p)
