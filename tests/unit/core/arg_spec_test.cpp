@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include <random>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -132,6 +133,60 @@ TEST(ArgSpecErrors, TypedScalarsAreRangeChecked) {
   EXPECT_EQ(arg_error("n=i32:1.5"), "--arg 'n=i32:1.5': expected an integer, found a "
                                     "floating-point number at position 7");
   EXPECT_EQ(arg_error("f32:"), "--arg 'f32:': expected a number at position 5");
+}
+
+TEST(ArgSpecErrors, ArbitraryTextOnlyEverRaisesUsageErrors) {
+  // Random strings over the grammar's alphabet: each must parse or raise a usage Error, never
+  // crash or leak another exception type (out_of_range from a substr, say).
+  const std::string alphabet = "xf32u8[]:,=()*<>-+.e@0179abinotdrsq ^%/";
+  // Mutated valid specs reach deeper into the grammar than random characters do.
+  const std::vector<std::string> valid = {"x=f32[4]:rand(seed=7,-1,1)",
+                                          "u8[2,3]:iota(1,2)",
+                                          "n=u64:1<<20",
+                                          "f16[4]:[1,2,3,4]",
+                                          "y=f64[3]:randn(seed=1,0,2)",
+                                          "i32[8]:-5",
+                                          "a=bf16[2]:ones",
+                                          "i16[3]:rand(seed=2)",
+                                          "s=f32:2.5e3"};
+  std::mt19937 rng(12345);
+  for (int i = 0; i < 40000; ++i) {
+    std::string text;
+    if (i % 2 == 0) {
+      const auto length = rng() % 24;
+      for (unsigned j = 0; j < length; ++j)
+        text += alphabet[rng() % alphabet.size()];
+    } else {
+      text = valid[rng() % valid.size()];
+      for (unsigned m = 1 + rng() % 3; m > 0 && !text.empty(); --m) {
+        const auto at = rng() % text.size();
+        const char c = alphabet[rng() % alphabet.size()];
+        switch (rng() % 3) {
+        case 0:
+          text.erase(at, 1);
+          break;
+        case 1:
+          text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c);
+          break;
+        default:
+          text[at] = c;
+          break;
+        }
+      }
+    }
+    try {
+      const ArgSpec spec = parse_arg_spec(text);
+      // Whatever parses must also fill without surprises (files aside: none exist here).
+      if (spec.kind == ArgSpec::Kind::buffer && spec.fill.kind != FillSpec::Kind::file) {
+        HostBuffer buffer(*spec.dtype, spec.shape);
+        if (buffer.size_bytes() < (1u << 20))
+          apply_fill(spec.fill, buffer, {});
+      }
+    } catch (const Error& e) {
+      ASSERT_EQ(e.code(), ExitCode::usage) << text;
+      ASSERT_NE(std::string(e.what()).find("'" + text + "'"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(SplitNameValue, SplitsAtTheFirstEquals) {
