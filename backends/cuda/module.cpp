@@ -1,5 +1,7 @@
 #include "backends/cuda/module.hpp"
 
+#include <algorithm>
+
 #include "backends/cuda/error.hpp"
 
 namespace gpurun::cuda {
@@ -141,6 +143,8 @@ std::vector<std::string> CudaModule::kernel_names() const {
     if (api.func_get_name(&name, f) == CUDA_SUCCESS && name != nullptr)
       names.emplace_back(name);
   }
+  // The driver's order is unspecified; messages that list kernels should not vary run to run.
+  std::sort(names.begin(), names.end());
   return names;
 }
 

@@ -283,16 +283,20 @@ TEST_F(CudaRunTest, DeviceToDeviceCopy) {
 }
 
 TEST_F(CudaRunTest, OutOfMemoryNamesTheSize) {
-  const std::size_t huge = std::size_t{1} << 50; // 1 PiB
+  const std::size_t huge = static_cast<std::size_t>(properties().total_memory) * 2;
   try {
     (void)context().allocate(huge);
     FAIL() << "expected an allocation failure";
   } catch (const BackendError& e) {
     EXPECT_EQ(e.code(), ExitCode::device);
-    EXPECT_EQ(e.native_name(), "CUDA_ERROR_OUT_OF_MEMORY");
-    EXPECT_NE(std::string(e.what()).find("allocating 1125899906842624 bytes"), std::string::npos)
+    EXPECT_EQ(e.native_name(), "CUDA_ERROR_OUT_OF_MEMORY") << e.what();
+    EXPECT_NE(std::string(e.what()).find("allocating " + std::to_string(huge) + " bytes"),
+              std::string::npos)
         << e.what();
   }
+  // The context stays usable after a failed allocation.
+  auto small = context().allocate(1024);
+  EXPECT_NE(small->address(), 0u);
 }
 
 TEST_F(CudaRunTest, CompileErrorIsAValue) {
