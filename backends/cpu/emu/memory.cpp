@@ -58,8 +58,10 @@ std::string MemoryMap::describe(std::uint64_t address, std::size_t bytes) const 
   std::uint64_t offset = address - nearest->address;
   if (offset >= nearest->size)
     return fmt::format("{} bytes past the end of {}", offset - nearest->size, label(*nearest));
-  return fmt::format("offset {} of {} (a {}-byte access runs past its end)", offset,
-                     label(*nearest), bytes);
+  if (offset + bytes > nearest->size)
+    return fmt::format("offset {} of {} (a {}-byte access runs past its end)", offset,
+                       label(*nearest), bytes);
+  return fmt::format("offset {} of {}", offset, label(*nearest));
 }
 
 std::uint64_t DeviceMemory::allocate(std::size_t bytes, std::string name) {

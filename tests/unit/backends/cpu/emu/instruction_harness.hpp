@@ -71,7 +71,7 @@ inline SnippetOutputs run_snippet(const std::string& body, const SnippetInputs& 
   std::vector<std::uint64_t> input{std::uint64_t{in.a} | std::uint64_t{in.b} << 32, in.c, in.x,
                                    in.y};
   Buffer& inb = h.buffer(input);
-  Buffer& outb = h.buffer(std::vector<std::uint64_t>(5, 0));
+  Buffer& outb = h.buffer(std::vector<std::uint64_t>(16, 0)); // 40+ is scratch
   h.run("k", Dim3{1, 1, 1}, Dim3{1, 1, 1}, outb, inb);
   auto out = h.read<std::uint64_t>(outb);
   SnippetOutputs o;
