@@ -61,7 +61,7 @@ std::uint64_t round_shift(std::uint64_t m, int shift) {
 
 /// Encodes a double into a narrow IEEE-style format (sign, `ebits` exponent, `mbits` mantissa)
 /// with one rounding, so that double → half does not round twice through float. NaNs keep their
-/// sign and top payload bits and are made quiet, as x86 F16C and CUDA conversions do.
+/// sign and top payload bits and are made quiet, as x86 F16C conversions do.
 std::uint32_t encode_narrow(double v, int ebits, int mbits) {
   const auto x = std::bit_cast<std::uint64_t>(v);
   const std::uint32_t sign = static_cast<std::uint32_t>(x >> 63) << (ebits + mbits);
