@@ -116,6 +116,27 @@ inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigne
       });
     return;
   }
+  if (in.space == Space::shared) {
+    // Same warp-wide range check for the block's shared memory (tiles, reductions).
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    std::uint64_t addr[kWarpSize];
+    each_lane(mask, [&](int l) {
+      addr[l] = lane_address(w, in, l);
+      lo = std::min(lo, addr[l]);
+      hi = std::max(hi, addr[l]);
+    });
+    const Block& b = *w.block;
+    if (lo >= kSharedBase && hi - kSharedBase + bytes <= b.shared_bytes) {
+      std::byte* base = b.shared - kSharedBase;
+      each_lane(mask, [&](int l) { out[l] = base + addr[l]; });
+      if (memcheck)
+        each_lane(mask, [&](int l) {
+          if (addr[l] % align)
+            throw_misaligned(w, l, addr[l], bytes);
+        });
+      return;
+    }
+  }
   each_lane(mask, [&](int l) {
     std::uint64_t address = lane_address(w, in, l);
     if (memcheck && address % align)
