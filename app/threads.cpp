@@ -1,5 +1,6 @@
 // `gpurun threads`: which thread gets which indices and how threads fall into warps; with --run,
 // what a device reports for each thread, checked against the arithmetic.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -85,8 +86,8 @@ unsigned choose_warp_size(const CLI::App& cmd, const ThreadsOptions& o, const Ta
   return 32;
 }
 
-nlohmann::json document_head(const WarpSummary& summary, const std::string& warp_source,
-                             const Target& target) {
+nlohmann::ordered_json document_head(const WarpSummary& summary, const std::string& warp_source,
+                                     const Target& target) {
   return {{"grid", dims_json(summary.grid)}, {"block", dims_json(summary.block)},
           {"warp_size", summary.warp_size},  {"warp_size_source", warp_source},
           {"device", target.label()},        {"summary", to_json(summary)}};
@@ -96,7 +97,7 @@ std::string markdown_list(const std::string& lines) {
   std::string out;
   std::istringstream in(lines);
   for (std::string line; std::getline(in, line);)
-    out += "- " + line + "\n";
+    out += "- " + line.substr(std::min(line.size(), line.find_first_not_of(' '))) + "\n";
   return out;
 }
 

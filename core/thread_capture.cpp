@@ -41,7 +41,7 @@ std::string row_text(const RowValues& r) {
                      r[col_lane]);
 }
 
-nlohmann::json row_json(const RowValues& r) {
+nlohmann::ordered_json row_json(const RowValues& r) {
   return {{"block", {r[col_block_x], r[col_block_y], r[col_block_z]}},
           {"thread", {r[col_thread_x], r[col_thread_y], r[col_thread_z]}},
           {"lane", r[col_lane]}};
@@ -144,12 +144,12 @@ std::string format_check(const CaptureCheck& check) {
   return text;
 }
 
-nlohmann::json to_json(const CaptureCheck& check) {
-  auto first = nlohmann::json::array();
+nlohmann::ordered_json to_json(const CaptureCheck& check) {
+  auto first = nlohmann::ordered_json::array();
   for (const auto& m : check.first)
     first.push_back({{"index", m.index},
                      {"expected", row_json(m.expected)},
-                     {"captured", m.captured ? row_json(*m.captured) : nlohmann::json()}});
+                     {"captured", m.captured ? row_json(*m.captured) : nlohmann::ordered_json()}});
   return {{"status", check.ok() ? "ok" : "mismatch"},
           {"compared", check.compared},
           {"differing", check.differing},
@@ -206,8 +206,8 @@ std::string format_placement(const Placement& p, int device_sms) {
   return text;
 }
 
-nlohmann::json to_json(const Placement& p) {
-  nlohmann::json per_sm = nlohmann::json::object();
+nlohmann::ordered_json to_json(const Placement& p) {
+  nlohmann::ordered_json per_sm = nlohmann::ordered_json::object();
   for (const auto& [sm, n] : p.blocks_per_sm)
     per_sm[std::to_string(sm)] = n;
   return {{"sms_used", p.blocks_per_sm.size()},

@@ -132,21 +132,24 @@ RowsWritten write_csv(std::ostream& out, const ThreadTable& table, const TableVi
   });
 }
 
-RowsWritten write_json_rows(std::ostream& out, const ThreadTable& table, const TableView& view) {
+RowsWritten write_json_rows(std::ostream& out, const ThreadTable& table, const TableView& view,
+                            std::string_view indent = "  ") {
   const auto& cols = table.columns();
   out << '[';
   std::string line;
   bool first = true;
   auto written = for_first_rows(table, view.filter, view.limit, [&](std::uint64_t i) {
     const auto row = table.row(i);
-    line.assign(first ? "\n  {" : ",\n  {");
+    line.assign(first ? "\n" : ",\n");
+    line += indent;
+    line += '{';
     first = false;
     for (std::size_t c = 0; c < cols.size(); ++c)
       fmt::format_to(std::back_inserter(line), "{}\"{}\":{}", c == 0 ? "" : ",", cols[c], row[c]);
     line += '}';
     out << line;
   });
-  out << (first ? "]" : "\n]");
+  out << (first ? std::string("]") : fmt::format("\n{}]", indent.substr(2)));
   return written;
 }
 
@@ -180,7 +183,8 @@ RowsWritten write_grouped_table(std::ostream& out, const ThreadTable& table, con
     header += fmt::format(" {:>{}}", cols[c], widths[c]);
   header += '\n';
 
-  bool have_previous = false;
+  bool have_previous = false; // within a run of consecutive rows
+  bool printed_any = false;
   RowValues previous{};
   auto print = [&](std::uint64_t i) {
     const auto row = table.row(i);
@@ -188,7 +192,7 @@ RowsWritten write_grouped_table(std::ostream& out, const ThreadTable& table, con
                            row[col_block_y] != previous[col_block_y] ||
                            row[col_block_z] != previous[col_block_z];
     if (new_block) {
-      out << fmt::format("{}block ({},{},{})\n{}", have_previous ? "\n" : "", row[col_block_x],
+      out << fmt::format("{}block ({},{},{})\n{}", printed_any ? "\n" : "", row[col_block_x],
                          row[col_block_y], row[col_block_z], header);
     } else if (row[col_warp] != previous[col_warp]) {
       out << '\n';
@@ -200,6 +204,7 @@ RowsWritten write_grouped_table(std::ostream& out, const ThreadTable& table, con
     out << line;
     previous = row;
     have_previous = true;
+    printed_any = true;
   };
   std::for_each(s.head.begin(), s.head.end(), print);
   if (s.truncated) {
@@ -305,11 +310,11 @@ WarpSummary summarize(const ThreadLayout& layout) {
   return s;
 }
 
-nlohmann::json dims_json(const Dim3& d) {
-  return nlohmann::json::array({d.x, d.y, d.z});
+nlohmann::ordered_json dims_json(const Dim3& d) {
+  return nlohmann::ordered_json::array({d.x, d.y, d.z});
 }
 
-nlohmann::json to_json(const WarpSummary& s) {
+nlohmann::ordered_json to_json(const WarpSummary& s) {
   return {
       {"grid", dims_json(s.grid)},
       {"block", dims_json(s.block)},
@@ -383,7 +388,7 @@ RowsWritten write_rows(std::ostream& out, const ThreadTable& table, const TableV
   return {};
 }
 
-void write_json_document(std::ostream& out, const nlohmann::json& document,
+void write_json_document(std::ostream& out, const nlohmann::ordered_json& document,
                          const ThreadTable& table, const TableView& view) {
   std::string head = document.dump(2);
   // Reopen the object so the rows stream in after the other fields.
@@ -391,7 +396,7 @@ void write_json_document(std::ostream& out, const nlohmann::json& document,
   while (!head.empty() && (head.back() == '\n' || head.back() == ' '))
     head.pop_back();
   out << head << (document.empty() ? "\n  " : ",\n  ") << "\"rows\": ";
-  const auto written = write_json_rows(out, table, view);
+  const auto written = write_json_rows(out, table, view, "    ");
   out << fmt::format(",\n  \"rows_shown\": {},\n  \"truncated\": {}\n}}\n", written.shown,
                      written.truncated);
 }

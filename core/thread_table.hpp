@@ -89,7 +89,7 @@ struct WarpSummary {
 };
 
 [[nodiscard]] WarpSummary summarize(const ThreadLayout& layout);
-[[nodiscard]] nlohmann::json to_json(const WarpSummary& summary);
+[[nodiscard]] nlohmann::ordered_json to_json(const WarpSummary& summary);
 /// Human-readable lines, each ending in '\n'.
 [[nodiscard]] std::string format_summary(const WarpSummary& summary);
 
@@ -144,10 +144,10 @@ RowsWritten write_rows(std::ostream& out, const ThreadTable& table, const TableV
 
 /// Writes `document` (a JSON object) with "rows", "rows_shown" and "truncated" appended, without
 /// building the rows in memory.
-void write_json_document(std::ostream& out, const nlohmann::json& document,
+void write_json_document(std::ostream& out, const nlohmann::ordered_json& document,
                          const ThreadTable& table, const TableView& view);
 
 /// "[x,y,z]" as JSON.
-[[nodiscard]] nlohmann::json dims_json(const Dim3& d);
+[[nodiscard]] nlohmann::ordered_json dims_json(const Dim3& d);
 
 } // namespace gpurun

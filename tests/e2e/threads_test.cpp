@@ -36,9 +36,9 @@ TEST(ThreadsCommand, CsvForGrid2x2x1Block4x4x2IsExact) {
   EXPECT_NE(r.out.find("\n1,0,0,3,3,1,7,3,1,31,0,31\n0,1,0,0,0,0,0,4,0,0,0,0\n"),
             std::string::npos);
   EXPECT_EQ(r.out, reference_csv_2x2x1_by_4x4x2());
-  const auto sum = test::run_shell(
-      fmt::format("'{}' threads --grid 2,2,1 --block 4,4,2 --warp-size 32 --format csv | sha256sum",
-                  test::gpurun_bin()));
+  const auto sum = test::run_shell(fmt::format(
+      "('{}' threads --grid 2,2,1 --block 4,4,2 --warp-size 32 --format csv | sha256sum)",
+      test::gpurun_bin()));
   EXPECT_EQ(sum.out.substr(0, 64),
             "509afce0d5afd4549002b7ef84142353948e1a563f7f84d348bb3042b34d571b");
 }
@@ -114,10 +114,14 @@ TEST(ThreadsCommand, BadInputIsAUsageErrorNamingTheField) {
 }
 
 TEST(ThreadsCommand, LaunchLimitsAreCheckedLikeRun) {
-  auto r = run_gpurun("threads --block 2048");
+  auto r = run_gpurun("threads --block 64,32");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--block: 2048 threads per block exceeds the device limit 1024"),
             std::string::npos)
+      << r.err;
+  r = run_gpurun("threads --block 2048");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--block.x = 2048 exceeds the device limit 1024"), std::string::npos)
       << r.err;
   r = run_gpurun("threads --block 1,1,128");
   EXPECT_EQ(r.exit_code, 2);

@@ -257,7 +257,7 @@ TEST(ThreadTableJson, DocumentCarriesSummaryAndRows) {
   const ThreadLayout layout({2, 1, 1}, {100, 1, 1}, 32);
   const ArithmeticTable table(layout);
   std::ostringstream out;
-  nlohmann::json head{{"summary", to_json(summarize(layout))}};
+  nlohmann::ordered_json head{{"summary", to_json(summarize(layout))}};
   write_json_document(out, head, table, TableView{TableFormat::json, 150, nullptr});
   const auto j = nlohmann::json::parse(out.str());
   EXPECT_EQ(j.at("summary").at("partial_warp_active_lanes"), 4);
@@ -277,7 +277,7 @@ TEST(ThreadTableJson, DocumentCarriesSummaryAndRows) {
 TEST(ThreadTableJson, EmptyDocumentAndNoRows) {
   const ArithmeticTable table(ThreadLayout({1, 1, 1}, {4, 1, 1}, 32));
   std::ostringstream out;
-  write_json_document(out, nlohmann::json::object(), table,
+  write_json_document(out, nlohmann::ordered_json::object(), table,
                       TableView{TableFormat::json, 0, nullptr});
   const auto j = nlohmann::json::parse(out.str());
   EXPECT_TRUE(j.at("rows").empty());
