@@ -198,8 +198,9 @@ void add_threads_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--warp-size", o->warp_size,
                   "Threads per warp (default: the selected device's, else 32)");
   cmd->add_option("--format", o->format, "table (default), csv, json or md");
-  cmd->add_option("--limit", o->limit,
-                  "Most rows to print (default: table and md 64, csv and json all; 0: none)");
+  cmd->add_option(
+      "--limit", o->limit,
+      "Most rows to print (default: table and md 64, csv and json all; 0: summary only)");
   cmd->add_option("--where", o->where,
                   "Keep rows matching EXPR over the column names, e.g. 'warp==1 && lane<4'");
   cmd->add_flag("--run", o->run,
