@@ -10,6 +10,10 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/language.hpp"
+#include "core/ptxas_info.hpp"
+#ifdef GPURUN_HAVE_NVRTC
+#include "backends/nvrtc/nvrtc.hpp"
+#endif
 
 namespace gpurun {
 
@@ -40,6 +44,40 @@ std::string read_text(const std::string& path) {
 std::string virtual_arch(const std::string& arch) {
   if (arch.rfind("sm_", 0) == 0) return "compute_" + arch.substr(3);
   return arch;
+}
+
+/// Registers, shared, stack and spills per kernel. For CUDA sources ptxas's own report is used
+/// (NVRTC compiles to a cubin for the target, no GPU needed); otherwise the loaded module's
+/// attributes.
+void print_resources(const KernelSource& source, CompileOptions options, Backend& backend,
+                     Device& device, Context& context, const CompileResult& compiled) {
+#ifdef GPURUN_HAVE_NVRTC
+  if (source.language == Language::cuda || source.language == Language::hip) {
+    std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch : std::string("sm_90");
+    if (options.arch.rfind("compute_", 0) == 0) arch = "sm_" + options.arch.substr(8);
+    options.extra.push_back("--ptxas-options=-v");
+    CompileResult cubin = nvrtc::compile(source, options, arch);
+    if (!cubin.ok) throw Error(ExitCode::compile, fmt::format("compile failed\n{}", cubin.log));
+    fmt::print("{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", "kernel", "registers",
+               "barriers", "shared bytes", "stack bytes", "spill st/ld", "cmem bytes");
+    for (const auto& k : parse_ptxas_info(cubin.log))
+      fmt::print("{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", k.name, k.registers,
+                 k.barriers, k.shared_bytes, k.stack_frame_bytes,
+                 fmt::format("{}/{}", k.spill_store_bytes, k.spill_load_bytes), k.constant_bytes);
+    fmt::print("(ptxas for {}, {})\n", arch, cubin.compiler_version);
+    return;
+  }
+#endif
+  auto module = context.load(compiled);
+  fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
+             "local bytes", "max threads");
+  for (const auto& name : module->kernel_names()) {
+    const FunctionAttributes a = module->function(name).attributes();
+    fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", name,
+               a.registers < 0 ? std::string("-") : std::to_string(a.registers),
+               a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
+  }
+  fmt::print("({} on {}, {})\n", compiled.target, backend.name(), device.properties().name);
 }
 
 void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
@@ -73,18 +111,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
                result.binary_format, result.target, result.compiler_version);
   }
 
-  if (o.resources) {
-    auto module = context->load(result);
-    fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
-               "local bytes", "max threads");
-    for (const auto& name : module->kernel_names()) {
-      const FunctionAttributes a = module->function(name).attributes();
-      fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", name,
-                 a.registers < 0 ? std::string("-") : std::to_string(a.registers),
-                 a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
-    }
-    fmt::print("({} on {}, {})\n", result.target, backend.name(), device.properties().name);
-  }
+  if (o.resources) print_resources(source, options, backend, device, *context, result);
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "app/command.hpp"
 #include "app/run_options.hpp"
 #include "backends/registry.hpp"
+#include "core/error.hpp"
 #include "core/process_clock.hpp"
 #include "core/report.hpp"
 #include "core/run.hpp"

@@ -182,7 +182,7 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
   ArgPack pack;
   for (const auto& arg : bound) {
     if (arg.spec.kind == ArgSpec::Kind::scalar) {
-      pack.values.push_back(encode_scalar(*arg.scalar_type, arg.spec.scalar_text, arg.name));
+      pack.values.push_back(arg.scalar_bytes);
       continue;
     }
     BoundBuffer b;
