@@ -30,6 +30,13 @@ std::size_t var_align(const ptx::Variable& v) {
   return t ? std::max(1u, type_bytes(*t)) * std::max(1, v.vector_width) : 1;
 }
 
+ptx::Operand register_operand(const std::string& name) {
+  ptx::Operand o;
+  o.kind = ptx::Operand::Kind::reg;
+  o.name = name;
+  return o;
+}
+
 struct RegInfo {
   std::uint32_t index = 0;
   bool pred = false;
@@ -400,7 +407,7 @@ void FunctionOperands::address(const ptx::Operand& op, Inst& inst) {
   if (op.name.empty())
     return;
   if (op.name[0] == '%' && m_regs.count(op.name)) {
-    inst.a = dst(ptx::Operand{K::reg, op.name});
+    inst.a = dst(register_operand(op.name));
     return;
   }
   if (auto kp = m_kernel_params.find(op.name); kp != m_kernel_params.end()) {
@@ -489,7 +496,7 @@ void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
     out.source_file = in.source_file;
     out.source_line = in.source_line;
     if (!in.guard.empty()) {
-      out.guard = od.pred_src(ptx::Operand{ptx::Operand::Kind::reg, in.guard}, nullptr);
+      out.guard = od.pred_src(register_operand(in.guard), nullptr);
       out.guard_negated = in.guard_negated;
     }
     Modifiers mods(in.modifiers);
