@@ -1,0 +1,130 @@
+// Special registers and warp-level instructions on hand-written PTX (64 threads, 2 warps).
+#include <gtest/gtest.h>
+
+#include "unit/backends/cpu/emu/emu_harness.hpp"
+
+namespace gpurun::test {
+namespace {
+
+std::vector<std::uint32_t> per_thread(const std::string& body, Dim3 grid = {1, 1, 1},
+                                      Dim3 block = {64, 1, 1}) {
+  std::string ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [k_out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 0;
+)" + body + R"(
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r9;
+  ret;
+}
+)";
+  EmuHarness h(ptx);
+  Buffer& out = h.buffer(std::vector<std::uint32_t>(block.volume(), 0xdeadbeef));
+  h.run("k", grid, block, out);
+  return h.read<std::uint32_t>(out);
+}
+
+TEST(WarpOps, LaneAndWarpIds) {
+  auto lane = per_thread("mov.u32 %r9, %laneid;");
+  auto warp = per_thread("mov.u32 %r9, %warpid;");
+  auto lt = per_thread("mov.u32 %r9, %lanemask_lt;");
+  auto ge = per_thread("mov.u32 %r9, %lanemask_ge;");
+  for (std::uint32_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(lane[t], t % 32);
+    EXPECT_EQ(warp[t], t / 32);
+    EXPECT_EQ(lt[t], (1u << (t % 32)) - 1);
+    EXPECT_EQ(ge[t], ~((1u << (t % 32)) - 1));
+  }
+}
+
+TEST(WarpOps, GridAndBlockShape) {
+  auto n = per_thread(
+      "mov.u32 %r2, %nctaid.y;\n mov.u32 %r3, %ntid.x;\n mad.lo.s32 %r9, %r2, 1000, %r3;",
+      {1, 3, 1}, {64, 1, 1});
+  EXPECT_EQ(n[5], 3064u);
+}
+
+TEST(WarpOps, ActivemaskUnderDivergence) {
+  auto m = per_thread(R"(
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  @%p1 bra EVEN;
+  activemask.b32 %r9;
+  bra.uni DONE;
+EVEN:
+  activemask.b32 %r9;
+DONE:
+)");
+  for (std::uint32_t t = 0; t < 64; ++t)
+    EXPECT_EQ(m[t], t % 2 ? 0xaaaaaaaau : 0x55555555u) << t;
+}
+
+TEST(WarpOps, ReconvergedWarpSeesFullMask) {
+  auto m = per_thread(R"(
+  setp.lt.u32 %p1, %r1, 5;
+  @%p1 bra SKIP;
+  add.s32 %r3, %r1, 1;
+SKIP:
+  activemask.b32 %r9;
+)");
+  EXPECT_EQ(m[0], 0xffffffffu);
+  EXPECT_EQ(m[40], 0xffffffffu);
+}
+
+TEST(WarpOps, ShflIdxWithSegmentWidth) {
+  // width 8: c = ((32 - 8) << 8) | 31 → each 8-lane segment reads its own lane 2.
+  auto v = per_thread("mov.u32 %r4, 6175;\n shfl.sync.idx.b32 %r9|%p1, %r1, 2, %r4, -1;");
+  for (std::uint32_t t = 0; t < 64; ++t)
+    EXPECT_EQ(v[t], t / 8 * 8 + 2) << t;
+}
+
+TEST(WarpOps, VoteUniAndBallotOfNegatedPredicate) {
+  auto v = per_thread(R"(
+  setp.lt.u32 %p1, %r1, 40;
+  vote.sync.ballot.b32 %r9, !%p1, -1;
+)");
+  EXPECT_EQ(v[0], 0u);           // warp 0: every lane < 40
+  EXPECT_EQ(v[32], 0xffffff00u); // warp 1: lanes 8..31 are >= 40
+  auto u = per_thread(R"(
+  setp.lt.u32 %p1, %r1, 40;
+  vote.sync.uni.pred %p2, %p1, -1;
+  selp.u32 %r9, 1, 0, %p2;
+)");
+  EXPECT_EQ(u[0], 1u);
+  EXPECT_EQ(u[32], 0u);
+}
+
+TEST(WarpOps, ClockAdvances) {
+  auto c = per_thread(R"(
+  mov.u64 %rd2, %clock64;
+  mov.u64 %rd3, %clock64;
+  sub.s64 %rd3, %rd3, %rd2;
+  setp.ge.s64 %p1, %rd3, 0;
+  selp.u32 %r9, 1, 0, %p1;
+)");
+  EXPECT_EQ(c[0], 1u);
+}
+
+TEST(WarpOps, UnknownOpcodeNamesItselfAndTheLine) {
+  try {
+    (void)per_thread("dp4a.u32.u32 %r9, %r1, %r1, %r1;");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::device);
+    EXPECT_NE(std::string(e.what()).find("unsupported PTX instruction 'dp4a.u32.u32' at line 13"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+} // namespace
+} // namespace gpurun::test
