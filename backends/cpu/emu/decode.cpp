@@ -562,7 +562,7 @@ void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
     } else if (!(select_integer(in, mods, od, out) || select_float(in, mods, od, out) ||
                  select_compare(in, mods, od, out) || select_convert(in, mods, od, out) ||
                  select_memory(in, mods, od, out) || select_atomic(in, mods, od, out) ||
-                 select_warp(in, mods, od, out))) {
+                 select_bits(in, mods, od, out) || select_warp(in, mods, od, out))) {
       throw_unsupported(in);
     }
     if (!mods.leftover().empty())

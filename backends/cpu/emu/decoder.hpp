@@ -63,6 +63,7 @@ bool select_compare(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od
 bool select_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_atomic(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
+bool select_bits(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 
 } // namespace gpurun::emu

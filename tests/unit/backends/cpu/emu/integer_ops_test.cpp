@@ -139,3 +139,20 @@ TEST(IntegerOps, UnsupportedInstructionIsADecodeError) {
 
 } // namespace
 } // namespace gpurun::test
+
+namespace gpurun::test {
+namespace {
+
+TEST(IntegerOps, FunnelShiftAndLop3) {
+  // shf.l: high word of (b:a) << n; rotate-left when a == b.
+  EXPECT_EQ(run_snippet("shf.l.wrap.b32 %r4, %r1, %r1, %r2;", {0x80000001u, 4}).r, 0x00000018u);
+  // clamp: amounts past 32 shift by 32, leaving b.
+  EXPECT_EQ(run_snippet("shf.r.clamp.b32 %r4, %r1, %r2, %r3;", {0, 1, 40}).r, 1u);
+  EXPECT_EQ(run_snippet("shf.r.wrap.b32 %r4, %r1, %r2, %r3;", {0x10, 0x1, 36}).r, 0x10000001u);
+  // 0xE8 is the majority function; 0x96 is a ^ b ^ c.
+  EXPECT_EQ(run_snippet("lop3.b32 %r4, %r1, %r2, %r3, 0xE8;", {0b1100, 0b1010, 0b0110}).r, 0b1110u);
+  EXPECT_EQ(run_snippet("lop3.b32 %r4, %r1, %r2, %r3, 0x96;", {0b1100, 0b1010, 0b0110}).r, 0b0000u);
+}
+
+} // namespace
+} // namespace gpurun::test
