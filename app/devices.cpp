@@ -100,7 +100,7 @@ void add_devices_command(CLI::App& app, CommandEnv& env) {
         else reason = probe.available ? "no device" : probe.reason;
       }
       if (!found) {
-        std::cerr << fmt::format("gpurun: {} unavailable: {}\n", *check, reason);
+        std::cerr << fmt::format("gpurun: error: --check {}: unavailable: {}\n", *check, reason);
         env.exit_code = static_cast<int>(ExitCode::unavailable);
       }
       if (*json) std::cout << nlohmann::json{{"backend", *check}, {"available", found}}.dump() << '\n';

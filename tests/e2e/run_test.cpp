@@ -1,4 +1,5 @@
 // End-to-end: the real gpurun binary on the CPU backend (CI has no GPU).
+#include <cmath>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -126,7 +127,7 @@ TEST(RunE2E, KernelsWrittenForNvccCompile) {
                                  "  int i = threadIdx.x; if (i < n) x[i] = sqrtf((float)i);\n}\n";
   auto doc = run_json((dir / "k.cu").string() + " --grid 1 --block 4 --arg 'x=f32[4]' --arg n=4");
   auto v = values(doc, "x");
-  EXPECT_EQ(v[3], std::sqrt(3.0f));
+  EXPECT_FLOAT_EQ(static_cast<float>(v[3]), std::sqrt(3.0f));
 }
 
 TEST(RunE2E, DevicesListsTheCpuBackend) {
