@@ -171,6 +171,10 @@ private:
     std::uint32_t shared = 0;
     auto place_shared = [&](const ptx::Variable& v) {
       if (v.is_extern || (v.array_size && *v.array_size == 0)) {
+        if (m_dynamic_shared.empty())
+          m_dynamic_name = v.name;
+        else if (m_dynamic_shared.count(v.name) == 0)
+          m_dynamic_name += "/" + v.name;
         m_dynamic_shared.insert(v.name);
         m_program.shared_align = std::max<std::uint32_t>(m_program.shared_align,
                                                          static_cast<std::uint32_t>(var_align(v)));
@@ -178,6 +182,8 @@ private:
       }
       shared = align_up(shared, static_cast<std::uint32_t>(var_align(v)));
       m_program.shared_offsets[v.name] = shared;
+      m_program.shared_variables.push_back(
+          SharedVariable{v.name, shared, static_cast<std::uint32_t>(v.size_bytes()), false});
       shared += static_cast<std::uint32_t>(v.size_bytes());
     };
     for (const auto& v : m_module.globals) {
@@ -203,6 +209,9 @@ private:
           place_shared(v);
     m_program.static_shared_bytes = shared;
     m_dynamic_shared_offset = align_up(shared, m_program.shared_align);
+    if (!m_dynamic_shared.empty())
+      m_program.shared_variables.push_back(
+          SharedVariable{m_dynamic_name, m_dynamic_shared_offset, 0, true});
   }
 
   void decode_function(const ptx::Function& fn, std::size_t index);
@@ -215,6 +224,7 @@ private:
   std::map<std::string, std::uint32_t> m_symbol_slots;
   std::set<std::string> m_module_vars;
   std::set<std::string> m_dynamic_shared;
+  std::string m_dynamic_name; // the extern .shared names (they all alias one array)
   std::uint32_t m_dynamic_shared_offset = 0;
   std::map<std::string, std::uint32_t> m_function_index;
   std::vector<std::set<std::uint32_t>> m_callees;
@@ -548,18 +558,23 @@ void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
       out.control = Control::exit;
     } else if (op == "trap") {
       out.control = Control::trap;
-    } else if ((op == "bar" || op == "barrier") && !mods.take("warp") && mods.take("sync")) {
+    } else if ((op == "bar" || op == "barrier") &&
+               std::find(in.modifiers.begin(), in.modifiers.end(), "warp") == in.modifiers.end()) {
+      bool arrive = mods.take("arrive");
+      if (!arrive && !mods.take("sync"))
+        throw_unsupported(in);
       (void)mods.take("aligned");
       (void)mods.take("cta");
-      out.control = Control::bar_sync;
-      if (!in.operands.empty())
-        out.a = od.src(in.operands[0], Type::u32);
-      if (in.operands.size() > 1)
-        throw_unsupported(in, "barrier with a thread count");
-    } else if ((op == "bar" || op == "barrier") && in.modifiers.size() == 1 &&
-               in.modifiers[0] == "warp") {
-      throw_unsupported(in);
-    } else if (!(select_integer(in, mods, od, out) || select_float(in, mods, od, out) ||
+      out.control = arrive ? Control::bar_arrive : Control::bar_sync;
+      const auto& ops = in.operands;
+      if (ops.size() > 2 || (arrive && ops.size() != 2))
+        throw_unsupported(in, "operand count");
+      if (!ops.empty())
+        out.a = od.src(ops[0], Type::u32);
+      if (ops.size() == 2)
+        out.b = od.src(ops[1], Type::u32);
+    } else if (!(select_integer_ext(in, mods, od, out) || select_packed(in, mods, od, out) ||
+                 select_integer(in, mods, od, out) || select_float(in, mods, od, out) ||
                  select_compare(in, mods, od, out) || select_convert(in, mods, od, out) ||
                  select_memory(in, mods, od, out) || select_atomic(in, mods, od, out) ||
                  select_bits(in, mods, od, out) || select_warp(in, mods, od, out))) {

@@ -57,6 +57,10 @@ public:
 [[noreturn]] void throw_unsupported(const ptx::Instruction& in, std::string_view why = {});
 
 /// Selectors by family; each returns false when the opcode is not its own.
+/// Carry chains, mul24/mad24, dp4a/dp2a (checked before select_integer).
+bool select_integer_ext(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
+/// f16x2/bf16x2 packed arithmetic and cvt.f16x2.f32 (checked before select_float).
+bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_integer(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_compare(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);

@@ -57,6 +57,38 @@ void throw_access_fault(const Warp& w, int lane, Space space, std::uint64_t addr
               lane};
 }
 
+void check_shared_variable(const Warp& w, int lane, std::uint64_t off, unsigned bytes, bool write) {
+  const Block& b = *w.block;
+  if (b.shared_var_count == 0)
+    return; // shared memory reached without a declared variable: the window check suffices
+  const SharedVariable* before = nullptr; // the last variable starting at or below `off`
+  for (std::size_t i = 0; i < b.shared_var_count; ++i) {
+    const SharedVariable& v = b.shared_vars[i];
+    if (off >= v.offset && off + bytes <= std::uint64_t{v.offset} + v.size)
+      return;
+    if (v.offset <= off && (!before || v.offset >= before->offset))
+      before = &v;
+  }
+  auto label = [](const SharedVariable& v) {
+    return fmt::format("shared variable '{}' ({} bytes at shared offset {}{})", v.name, v.size,
+                       v.offset, v.dynamic ? ", dynamic" : "");
+  };
+  std::string where;
+  if (!before) {
+    where =
+        fmt::format("{} bytes before {}", b.shared_vars[0].offset - off, label(b.shared_vars[0]));
+  } else if (off >= std::uint64_t{before->offset} + before->size) {
+    where = fmt::format("{} bytes past the end of {}", off - before->offset - before->size,
+                        label(*before));
+  } else {
+    where = fmt::format("offset {} of {} (a {}-byte access runs past its end)",
+                        off - before->offset, label(*before), bytes);
+  }
+  throw Fault{fmt::format("made an out-of-bounds shared {} of {} bytes at shared offset {}: {}",
+                          write ? "write" : "read", bytes, off, where),
+              lane};
+}
+
 void throw_misaligned(const Warp& w, int lane, std::uint64_t address, unsigned bytes) {
   std::string where;
   if (window_of(address) == Window::global)

@@ -7,87 +7,14 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/emu/address_space.hpp"
+#include "backends/cpu/emu/schedule.hpp"
 #include "core/error.hpp"
 
 namespace gpurun::emu {
 
 namespace {
 
-// Lanes are ordered by key = (inverted call depth, PC): deeper calls first (so a call completes
-// and its lanes reconverge with the ones that skipped it), then the lowest PC.
-constexpr std::uint64_t kDepthTop = 0xffff'fff0;
 constexpr std::uint32_t kCancelInterval = 4096;
-
-inline std::uint64_t make_key(std::uint32_t depth, std::uint32_t pc) {
-  return ((kDepthTop - depth) << 32) | pc;
-}
-inline std::uint32_t key_depth(std::uint64_t key) {
-  return static_cast<std::uint32_t>(kDepthTop - (key >> 32));
-}
-
-// Writes the group's key into each member lane so a full reschedule sees every lane.
-inline void spill_group(Warp& w) {
-  for (std::uint32_t g = w.group; g; g &= g - 1)
-    w.keys[std::countr_zero(g)] = w.group_key;
-}
-
-// Picks the next group: the runnable lanes at the lowest key. False when none is runnable.
-bool schedule(Warp& w) {
-  std::uint32_t runnable = w.live & ~w.blocked;
-  if (!runnable) {
-    w.group = 0;
-    return false;
-  }
-  std::uint64_t best = ~std::uint64_t{0};
-  for (std::uint32_t r = runnable; r; r &= r - 1)
-    best = std::min(best, w.keys[std::countr_zero(r)]);
-  std::uint32_t group = 0;
-  std::uint64_t next = ~std::uint64_t{0};
-  for (std::uint32_t r = runnable; r; r &= r - 1) {
-    int l = std::countr_zero(r);
-    if (w.keys[l] == best)
-      group |= 1u << l;
-    else
-      next = std::min(next, w.keys[l]);
-  }
-  w.group = group;
-  w.group_key = best;
-  w.waiting_min = next;
-  w.pc = static_cast<std::uint32_t>(best);
-  return true;
-}
-
-// Lanes waiting at the key the group just reached join it.
-void merge(Warp& w) {
-  std::uint32_t runnable = w.live & ~w.blocked & ~w.group;
-  std::uint64_t next = ~std::uint64_t{0};
-  for (std::uint32_t r = runnable; r; r &= r - 1) {
-    int l = std::countr_zero(r);
-    if (w.keys[l] == w.group_key)
-      w.group |= 1u << l;
-    else
-      next = std::min(next, w.keys[l]);
-  }
-  w.waiting_min = next;
-}
-
-inline void advance(Warp& w) {
-  ++w.pc;
-  ++w.group_key;
-  if (w.group_key == w.waiting_min)
-    merge(w);
-}
-
-inline void jump(Warp& w, std::uint32_t target) {
-  w.group_key = (w.group_key & ~std::uint64_t{0xffffffff}) | target;
-  w.pc = target;
-  if (w.group_key > w.waiting_min) {
-    spill_group(w);
-    schedule(w);
-  } else if (w.group_key == w.waiting_min) {
-    merge(w);
-  }
-}
 
 std::string location(const LaunchState& launch, const Block& b, const Warp& w, int lane,
                      const Inst& in) {
@@ -114,7 +41,8 @@ Dim3 thread_index(const Dim3& block, int warp, int lane) noexcept {
               static_cast<std::uint32_t>(t / (std::uint64_t{block.x} * block.y))};
 }
 
-Interpreter::Interpreter(LaunchState& launch) : m_launch(launch), m_program(*launch.program) {
+Interpreter::Interpreter(LaunchState& launch, int worker)
+    : m_launch(launch), m_program(*launch.program), m_worker(worker) {
   m_block.launch = &launch;
   std::size_t threads = launch.block.volume();
   std::size_t warps = (threads + kWarpSize - 1) / kWarpSize;
@@ -127,6 +55,12 @@ Interpreter::Interpreter(LaunchState& launch) : m_launch(launch), m_program(*lau
         launch.dynamic_shared;
   m_shared.assign(shared, std::byte{0});
   m_local.assign(warps * kWarpSize * m_program.local_bytes_per_thread, std::byte{0});
+  m_shared_vars = m_program.shared_variables;
+  for (auto& v : m_shared_vars)
+    if (v.dynamic)
+      v.size = static_cast<std::uint32_t>(launch.dynamic_shared);
+  m_block.shared_vars = m_shared_vars.data();
+  m_block.shared_var_count = m_shared_vars.size();
   m_block.shared = m_shared.data();
   m_block.shared_bytes = shared;
   m_block.local = m_local.data();
@@ -146,7 +80,8 @@ void Interpreter::start_block(Dim3 index) {
   m_block.index = index;
   std::uint64_t threads = L.block.volume();
   m_block.live_threads = static_cast<int>(threads);
-  m_block.arrived = 0;
+  std::fill(std::begin(m_block.arrived), std::end(m_block.arrived), 0);
+  std::fill(std::begin(m_block.expected), std::end(m_block.expected), 0);
   // Shared memory starts zeroed on every block so results never depend on a previous block.
   std::fill(m_shared.begin(), m_shared.end(), std::byte{0});
   for (Warp& w : m_block.warps) {
@@ -205,7 +140,7 @@ void Interpreter::start_block(Dim3 index) {
           v = m_block.warps.size();
           break;
         case Special::smid:
-          v = 0;
+          v = static_cast<std::uint64_t>(m_worker);
           break;
         case Special::nsmid:
           v = static_cast<std::uint64_t>(L.workers);
@@ -240,6 +175,9 @@ void Interpreter::start_block(Dim3 index) {
     std::uint64_t count = std::min<std::uint64_t>(kWarpSize, threads - first);
     w.live = count >= 32 ? kFullMask : (1u << count) - 1;
     w.blocked = 0;
+    w.parked = 0;
+    w.existed = w.live;
+    w.carry = 0;
     w.cached = nullptr;
     for (int l = 0; l < kWarpSize; ++l) {
       w.depth[l] = 0;
@@ -261,7 +199,7 @@ void Interpreter::run_block(Dim3 index) {
     bool any_live = false;
     bool ran = false;
     for (Warp& w : m_block.warps) {
-      if (w.live & ~w.blocked) {
+      if (w.live & ~w.blocked & ~w.parked) {
         if (!w.group)
           schedule(w);
         run_warp(w);
@@ -272,10 +210,7 @@ void Interpreter::run_block(Dim3 index) {
     if (!any_live)
       break;
     if (!ran)
-      throw device_error(fmt::format("kernel '{}' deadlocked at bar.sync in block ({},{},{}): {} "
-                                     "of {} live threads arrived",
-                                     m_launch.kernel->name, index.x, index.y, index.z,
-                                     m_block.arrived, m_block.live_threads));
+      throw_deadlock();
   }
   m_launch.warp_instructions.fetch_add(m_block.warp_instructions, std::memory_order_relaxed);
   m_launch.lane_instructions.fetch_add(m_block.lane_instructions, std::memory_order_relaxed);
@@ -367,19 +302,12 @@ void Interpreter::step_control(Warp& w, const Inst& in, std::uint32_t exec) {
     advance(w);
     break;
   case Control::bar_sync:
-  case Control::bar_arrive: {
-    std::uint32_t stay = w.group & ~exec;
-    spill_group(w);
-    for (std::uint32_t g = w.group; g; g &= g - 1)
-      w.keys[std::countr_zero(g)] = w.group_key + 1;
-    (void)stay;
-    w.blocked |= exec;
-    m_block.arrived += std::popcount(exec);
-    w.group = 0;
-    release_barrier_if_complete();
-    schedule(w);
+  case Control::bar_arrive:
+    barrier(w, in, exec);
     break;
-  }
+  case Control::warp_sync:
+    warp_collective(w, in, exec);
+    break;
   }
 }
 
@@ -387,15 +315,9 @@ void Interpreter::exit_lanes(Warp& w, std::uint32_t lanes) {
   lanes &= w.live;
   w.live &= ~lanes;
   m_block.live_threads -= std::popcount(lanes);
+  if (w.parked)
+    check_parked_members(w);
   release_barrier_if_complete();
-}
-
-void Interpreter::release_barrier_if_complete() {
-  if (m_block.arrived == 0 || m_block.arrived < m_block.live_threads)
-    return;
-  m_block.arrived = 0;
-  for (Warp& w : m_block.warps)
-    w.blocked = 0;
 }
 
 void Interpreter::call(Warp& w, const Inst& in, std::uint32_t exec) {

@@ -16,7 +16,8 @@ struct Cancelled {};
 /// them from block to block.
 class Interpreter {
 public:
-  explicit Interpreter(LaunchState& launch);
+  /// `worker` is the pool thread's index, reported as %smid.
+  Interpreter(LaunchState& launch, int worker);
   /// Runs one block to completion. Throws Error(device) for faults, trap and memcheck findings,
   /// Cancelled when the launch was cancelled.
   void run_block(Dim3 block_index);
@@ -29,7 +30,12 @@ private:
   void ret(Warp& w, const Inst& in, std::uint32_t exec);
   void exit_lanes(Warp& w, std::uint32_t lanes);
   void device_printf(Warp& w, const Inst& in, std::uint32_t exec);
+  void barrier(Warp& w, const Inst& in, std::uint32_t exec);
   void release_barrier_if_complete();
+  [[noreturn]] void throw_deadlock();
+  void warp_collective(Warp& w, const Inst& in, std::uint32_t exec);
+  void run_collective(Warp& w, std::uint32_t lanes);
+  void check_parked_members(Warp& w);
   [[noreturn]] void trap(Warp& w, const Inst& in, std::uint32_t exec);
 
   LaunchState& m_launch;
@@ -38,8 +44,10 @@ private:
   std::vector<std::uint64_t> m_regs;
   std::vector<std::uint32_t> m_preds;
   std::vector<std::byte> m_shared;
+  std::vector<SharedVariable> m_shared_vars;
   std::vector<std::byte> m_local;
   std::uint32_t m_cancel_countdown = 0;
+  int m_worker = 0;
 };
 
 /// "(x,y,z)" of thread `lane` of warp `warp` in a block of shape `block`.

@@ -14,7 +14,7 @@ LaunchJob::LaunchJob(std::unique_ptr<LaunchState> state, int workers)
   m_running = n;
   m_threads.reserve(n);
   for (int i = 0; i < n; ++i)
-    m_threads.emplace_back([this] { work(); });
+    m_threads.emplace_back([this, i] { work(i); });
 }
 
 LaunchJob::~LaunchJob() {
@@ -22,9 +22,9 @@ LaunchJob::~LaunchJob() {
   join();
 }
 
-void LaunchJob::work() {
+void LaunchJob::work(int worker) {
   try {
-    Interpreter interpreter(*m_state);
+    Interpreter interpreter(*m_state, worker);
     const Dim3 grid = m_state->grid;
     for (;;) {
       if (m_state->cancel.load(std::memory_order_relaxed))

@@ -37,7 +37,7 @@ public:
   }
 
 private:
-  void work();
+  void work(int worker);
   void join();
 
   std::unique_ptr<LaunchState> m_state;

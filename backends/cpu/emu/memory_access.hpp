@@ -16,6 +16,8 @@ namespace gpurun::emu {
 
 [[noreturn]] void throw_access_fault(const Warp& w, int lane, Space space, std::uint64_t address,
                                      unsigned bytes, bool write);
+/// Memcheck: throws unless shared offset [off, off + bytes) lies inside one .shared variable.
+void check_shared_variable(const Warp& w, int lane, std::uint64_t off, unsigned bytes, bool write);
 [[noreturn]] void throw_misaligned(const Warp& w, int lane, std::uint64_t address, unsigned bytes);
 
 /// The address a lane accesses (before translation).
@@ -36,6 +38,8 @@ inline std::byte* translate(Warp& w, Space space, std::uint64_t address, unsigne
     std::uint64_t off = address - kSharedBase;
     if (off + bytes > b.shared_bytes || off >= kSharedWindow)
       throw_access_fault(w, lane, space, address, bytes, write);
+    if (b.launch->memcheck)
+      check_shared_variable(w, lane, off, bytes, write);
     return b.shared + off;
   }
   case Space::local:
@@ -129,11 +133,23 @@ inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigne
     if (lo >= kSharedBase && hi - kSharedBase + bytes <= b.shared_bytes) {
       std::byte* base = b.shared - kSharedBase;
       each_lane(mask, [&](int l) { out[l] = base + addr[l]; });
-      if (memcheck)
+      if (memcheck) {
         each_lane(mask, [&](int l) {
           if (addr[l] % align)
             throw_misaligned(w, l, addr[l], bytes);
         });
+        // One variable holds the whole warp's range in the common case; else check each lane.
+        std::uint64_t first = lo - kSharedBase, last = hi - kSharedBase + bytes;
+        bool one = false;
+        for (std::size_t i = 0; i < b.shared_var_count && !one; ++i) {
+          const SharedVariable& v = b.shared_vars[i];
+          one = first >= v.offset && last <= std::uint64_t{v.offset} + v.size;
+        }
+        if (!one)
+          each_lane(mask, [&](int l) {
+            check_shared_variable(w, l, addr[l] - kSharedBase, bytes, write);
+          });
+      }
       return;
     }
   }

@@ -1,5 +1,8 @@
-// Warp-level instructions: shfl.sync, vote.sync, activemask, and the fences and warp barriers that
-// are no-ops when one host thread runs the whole warp in lock-step.
+// Warp-level instructions: shfl.sync, vote.sync, redux.sync, bar.warp.sync (the interpreter makes
+// their lanes wait for the member mask), activemask, and fences, which are no-ops when one host
+// thread runs a whole block.
+#include <bit>
+
 #include "backends/cpu/emu/decoder.hpp"
 #include "backends/cpu/emu/handlers.hpp"
 
@@ -52,7 +55,8 @@ template <int Mode> void vote(Warp& w, const Inst& in, std::uint32_t mask) {
   std::uint32_t p = w.preds[in.a];
   if (in.flags & kNegA)
     p = ~p;
-  std::uint32_t active = mask;
+  // All lanes of the collective (possibly from several PCs) vote; this call writes `mask`.
+  std::uint32_t active = w.sync_active;
   std::uint32_t set = p & active;
   if constexpr (Mode == 3) { // ballot
     std::uint64_t* d = w.reg(in.d);
@@ -62,6 +66,31 @@ template <int Mode> void vote(Warp& w, const Inst& in, std::uint32_t mask) {
   bool r = Mode == 0 ? set == active : Mode == 1 ? set != 0 : (set == 0 || set == active);
   std::uint32_t bits = r ? kFullMask : 0;
   w.preds[in.d] = (w.preds[in.d] & ~mask) | (bits & mask);
+}
+
+enum class ReduxOp : std::uint8_t { add, min, max, and_, or_, xor_ };
+
+template <ReduxOp Op, class T> void redux(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t* a = w.reg(in.a);
+  std::uint32_t active = w.sync_active;
+  T acc = static_cast<T>(a[std::countr_zero(active)]);
+  for (std::uint32_t g = active & (active - 1); g; g &= g - 1) {
+    T v = static_cast<T>(a[std::countr_zero(g)]);
+    if constexpr (Op == ReduxOp::add)
+      acc = static_cast<T>(static_cast<std::uint32_t>(acc) + static_cast<std::uint32_t>(v));
+    else if constexpr (Op == ReduxOp::min)
+      acc = v < acc ? v : acc;
+    else if constexpr (Op == ReduxOp::max)
+      acc = v > acc ? v : acc;
+    else if constexpr (Op == ReduxOp::and_)
+      acc &= v;
+    else if constexpr (Op == ReduxOp::or_)
+      acc |= v;
+    else
+      acc ^= v;
+  }
+  std::uint64_t* d = w.reg(in.d);
+  each_lane(mask, [&](int l) { d[l] = static_cast<std::uint32_t>(acc); });
 }
 
 void activemask(Warp& w, const Inst& in, std::uint32_t mask) {
@@ -92,9 +121,13 @@ bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, I
   if ((op == "bar" || op == "barrier") && m.take("warp")) {
     if (!m.take("sync"))
       throw_unsupported(in);
-    // The warp's lanes already run in lock-step on one host thread; a diverged warp reconverges
-    // at the lowest PC before reaching the barrier.
+    (void)m.take("aligned");
+    if (ops.size() != 1)
+      throw_unsupported(in);
+    out.e = od.src(ops[0], Type::b32);
     out.fn = &no_op;
+    out.control = Control::warp_sync;
+    out.sync_kind = 4;
     return true;
   }
   if (op == "activemask") {
@@ -119,7 +152,9 @@ bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, I
     out.a = od.src(ops[1], Type::b32);
     out.b = od.src(ops[2], Type::b32);
     out.c = od.src(ops[3], Type::b32);
-    out.e = od.src(ops[4], Type::b32); // member mask: lanes already run together
+    out.e = od.src(ops[4], Type::b32);
+    out.control = Control::warp_sync;
+    out.sync_kind = 1;
     out.fn = mode == "up"     ? &shfl<ShflMode::up>
              : mode == "down" ? &shfl<ShflMode::down>
              : mode == "bfly" ? &shfl<ShflMode::bfly>
@@ -138,6 +173,8 @@ bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, I
     if (neg)
       out.flags |= kNegA;
     out.e = od.src(ops[2], Type::b32);
+    out.control = Control::warp_sync;
+    out.sync_kind = 2;
     if (mode == "ballot") {
       if (types[0] != Type::b32)
         throw_unsupported(in);
@@ -149,6 +186,34 @@ bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, I
       out.d = od.pred_dst(ops[0]);
       out.fn = mode == "all" ? &vote<0> : mode == "any" ? &vote<1> : &vote<2>;
     }
+    return true;
+  }
+  if (op == "redux") {
+    if (!m.take("sync"))
+      throw_unsupported(in);
+    auto kind = m.take_any({"add", "min", "max", "and", "or", "xor"});
+    auto types = m.take_types();
+    if (kind.empty() || types.size() != 1 || ops.size() != 3)
+      throw_unsupported(in);
+    Type t = types[0];
+    bool arith = kind == "add" || kind == "min" || kind == "max";
+    if (arith ? (t != Type::u32 && t != Type::s32) : t != Type::b32)
+      throw_unsupported(in);
+    out.d = od.dst(ops[0]);
+    out.a = od.src(ops[1], t);
+    out.e = od.src(ops[2], Type::b32);
+    out.control = Control::warp_sync;
+    out.sync_kind = 3;
+    bool s32 = t == Type::s32;
+    using R = ReduxOp;
+    using U = std::uint32_t;
+    using S = std::int32_t;
+    out.fn = kind == "add"   ? &redux<R::add, U>
+             : kind == "min" ? (s32 ? &redux<R::min, S> : &redux<R::min, U>)
+             : kind == "max" ? (s32 ? &redux<R::max, S> : &redux<R::max, U>)
+             : kind == "and" ? &redux<R::and_, U>
+             : kind == "or"  ? &redux<R::or_, U>
+                             : &redux<R::xor_, U>;
     return true;
   }
   return false;

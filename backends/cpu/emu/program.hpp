@@ -27,6 +27,7 @@ enum class Control : std::uint8_t {
   exit,
   bar_sync,
   bar_arrive,
+  warp_sync, ///< shfl/vote/redux/bar.warp.sync: waits for the lanes of its member mask
   trap,
   vprintf,
 };
@@ -94,6 +95,7 @@ struct Inst {
   std::uint64_t mask_bits = ~std::uint64_t{0}; ///< destination register width mask
   std::uint32_t target = 0;                    ///< branch target / callee function index
   std::uint32_t aux = 0;                       ///< op-specific (call site index, …)
+  std::uint8_t sync_kind = 0; ///< warp_sync: collectives of one kind may meet at different PCs
   int line = 0;
   int source_file = 0;
   int source_line = 0;
@@ -142,6 +144,14 @@ struct ModuleVariable {
   bool is_const = false;
 };
 
+/// A .shared variable: memcheck checks each access against the variable it starts in.
+struct SharedVariable {
+  std::string name;
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0; ///< for the dynamic (extern) one: the launch's dynamic size
+  bool dynamic = false;
+};
+
 struct Program {
   std::vector<Inst> code;
   std::vector<DecodedFunction> functions;
@@ -162,6 +172,7 @@ struct Program {
   std::vector<std::pair<std::uint32_t, std::string>> address_patches;
   std::vector<ModuleVariable> variables;
   std::map<std::string, std::uint32_t> shared_offsets; ///< static module/function .shared
+  std::vector<SharedVariable> shared_variables;        ///< by offset; the dynamic one last
   std::uint32_t static_shared_bytes = 0;
   std::uint32_t shared_align = 16;
   /// Per-thread local memory for the deepest call chain (or a fixed stack when recursive).

@@ -51,6 +51,10 @@ struct Warp {
   int index = 0;                  ///< warp index within the block
   std::uint32_t live = 0;         ///< lanes that exist and have not exited
   std::uint32_t blocked = 0;      ///< lanes waiting at bar.sync
+  std::uint32_t parked = 0;       ///< lanes waiting at a .sync warp collective for their members
+  std::uint32_t existed = 0;      ///< lanes the block has (exited lanes are existed & ~live)
+  std::uint32_t carry = 0;        ///< CC.CF of each lane (add.cc / addc …)
+  std::uint32_t sync_active = 0;  ///< lanes taking part in the collective being executed
   // The group: lanes at the lowest (call depth, PC) key run together at `pc`.
   std::uint32_t group = 0;
   std::uint32_t pc = 0;
@@ -59,6 +63,8 @@ struct Warp {
   std::uint64_t keys[kWarpSize] = {};            ///< key of lanes outside the group
   std::uint32_t depth[kWarpSize] = {};
   std::uint32_t frame_base[kWarpSize] = {};
+  std::uint32_t sync_mask[kWarpSize] = {}; ///< member mask of a parked lane
+  std::uint8_t barrier_of[kWarpSize] = {}; ///< barrier a blocked lane waits at
   std::vector<CallFrame> stacks[kWarpSize];
   std::vector<std::uint64_t> saves[kWarpSize]; ///< registers saved across recursive calls
   const Allocation* cached = nullptr; ///< last global allocation hit (most accesses repeat it)
@@ -72,11 +78,16 @@ struct Block {
   Dim3 index;
   std::byte* shared = nullptr;
   std::size_t shared_bytes = 0;
+  const SharedVariable* shared_vars = nullptr; ///< by offset (memcheck)
+  std::size_t shared_var_count = 0;
   std::byte* local = nullptr; ///< thread t's local memory: local + t * local_per_thread
   std::size_t local_per_thread = 0;
   std::vector<Warp> warps;
   int live_threads = 0;
-  int arrived = 0; ///< threads waiting at bar.sync
+  /// Named barriers 0..15: threads arrived, and the thread count that completes them (0 = all
+  /// live threads).
+  int arrived[16] = {};
+  int expected[16] = {};
   std::uint64_t warp_instructions = 0;
   std::uint64_t lane_instructions = 0;
 

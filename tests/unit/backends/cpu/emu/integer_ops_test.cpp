@@ -126,11 +126,11 @@ TEST(IntegerOps, CompareCombinations) {
 
 TEST(IntegerOps, UnsupportedInstructionIsADecodeError) {
   try {
-    (void)run_snippet("addc.u32 %r4, %r1, %r2;", {});
+    (void)run_snippet("bmsk.clamp.b32 %r4, %r1, %r2;", {});
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::device);
-    EXPECT_NE(std::string(e.what()).find("unsupported PTX instruction 'addc.u32'"),
+    EXPECT_NE(std::string(e.what()).find("unsupported PTX instruction 'bmsk.clamp.b32'"),
               std::string::npos)
         << e.what();
     EXPECT_NE(std::string(e.what()).find("line"), std::string::npos);

@@ -116,11 +116,11 @@ TEST(WarpOps, ClockAdvances) {
 
 TEST(WarpOps, UnknownOpcodeNamesItselfAndTheLine) {
   try {
-    (void)per_thread("dp4a.u32.u32 %r9, %r1, %r1, %r1;");
+    (void)per_thread("bmsk.clamp.b32 %r9, %r1, %r1;");
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::device);
-    EXPECT_NE(std::string(e.what()).find("unsupported PTX instruction 'dp4a.u32.u32' at line 13"),
+    EXPECT_NE(std::string(e.what()).find("unsupported PTX instruction 'bmsk.clamp.b32' at line 13"),
               std::string::npos)
         << e.what();
   }

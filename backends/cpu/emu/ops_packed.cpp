@@ -1,0 +1,159 @@
+// Packed half-precision arithmetic (.f16x2 / .bf16x2: two halves in one b32, low half first) and
+// cvt.f16x2.f32 / cvt.bf16x2.f32, which pack two converted f32 values (a in the high half).
+#include "backends/cpu/emu/decoder.hpp"
+#include "backends/cpu/emu/handlers.hpp"
+#include "backends/cpu/emu/numeric.hpp"
+
+namespace gpurun::emu {
+
+namespace nm = numeric;
+
+namespace {
+
+template <class H> H half_at(std::uint64_t v, int i) {
+  return H{static_cast<std::uint16_t>(v >> (16 * i))};
+}
+template <class H> std::uint64_t pack(H lo, H hi) {
+  return std::uint64_t{lo.bits} | std::uint64_t{hi.bits} << 16;
+}
+
+template <class H, nm::FpMode M> struct PAdd {
+  H operator()(H a, H b) const { return nm::add(a, b, M); }
+};
+template <class H, nm::FpMode M> struct PSub {
+  H operator()(H a, H b) const { return nm::sub(a, b, M); }
+};
+template <class H, nm::FpMode M> struct PMul {
+  H operator()(H a, H b) const { return nm::mul(a, b, M); }
+};
+template <class H, nm::FpMode M> struct PFma {
+  H operator()(H a, H b, H c) const { return nm::fma(a, b, c, M); }
+};
+template <class H, bool Max, nm::NanMode N> struct PMinMax {
+  H operator()(H a, H b) const { return Max ? nm::fmax(a, b, false, N) : nm::fmin(a, b, false, N); }
+};
+template <class H> struct PNeg {
+  H operator()(H a) const { return nm::fneg(a); }
+};
+template <class H> struct PAbs {
+  H operator()(H a) const { return nm::fabs(a); }
+};
+
+template <class H, class Op, int Arity> void packed(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t* a = w.reg(in.a);
+  const std::uint64_t* b = Arity >= 2 ? w.reg(in.b) : a;
+  const std::uint64_t* c = Arity >= 3 ? w.reg(in.c) : a;
+  std::uint64_t* d = w.reg(in.d);
+  each_lane(mask, [&](int l) {
+    H r[2];
+    for (int i = 0; i < 2; ++i) {
+      H x = half_at<H>(a[l], i);
+      if constexpr (Arity == 1)
+        r[i] = Op{}(x);
+      else if constexpr (Arity == 2)
+        r[i] = Op{}(x, half_at<H>(b[l], i));
+      else
+        r[i] = Op{}(x, half_at<H>(b[l], i), half_at<H>(c[l], i));
+    }
+    d[l] = pack(r[0], r[1]);
+  });
+}
+
+template <class H, nm::Round R> void cvt_pack(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t *a = w.reg(in.a), *b = w.reg(in.b);
+  std::uint64_t* d = w.reg(in.d);
+  each_lane(mask, [&](int l) {
+    float hi = get<float>(a[l]), lo = get<float>(b[l]);
+    if constexpr (std::is_same_v<H, Half>)
+      d[l] = pack(nm::f32_to_f16(lo, R), nm::f32_to_f16(hi, R));
+    else
+      d[l] = pack(nm::f32_to_bf16(lo, R), nm::f32_to_bf16(hi, R));
+  });
+}
+
+template <class H, bool Sat> Handler arith(const std::string& op) {
+  constexpr nm::FpMode M{nm::Round::rn, false, Sat};
+  if (op == "add")
+    return &packed<H, PAdd<H, M>, 2>;
+  if (op == "sub")
+    return &packed<H, PSub<H, M>, 2>;
+  if (op == "mul")
+    return &packed<H, PMul<H, M>, 2>;
+  if (op == "fma")
+    return &packed<H, PFma<H, M>, 3>;
+  return nullptr;
+}
+
+template <class H> Handler plain(const std::string& op, bool nan) {
+  using NM = nm::NanMode;
+  if (op == "neg")
+    return &packed<H, PNeg<H>, 1>;
+  if (op == "abs")
+    return &packed<H, PAbs<H>, 1>;
+  if (op == "min")
+    return nan ? &packed<H, PMinMax<H, false, NM::propagate>, 2>
+               : &packed<H, PMinMax<H, false, NM::ignore>, 2>;
+  if (op == "max")
+    return nan ? &packed<H, PMinMax<H, true, NM::propagate>, 2>
+               : &packed<H, PMinMax<H, true, NM::ignore>, 2>;
+  return nullptr;
+}
+
+bool packed_type(const ptx::Instruction& in, Type* out) {
+  for (const auto& s : in.modifiers)
+    if (auto t = parse_type(s); t && (*t == Type::f16x2 || *t == Type::bf16x2)) {
+      *out = *t;
+      return true;
+    }
+  return false;
+}
+
+} // namespace
+
+bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
+  Type t{};
+  if (!packed_type(in, &t))
+    return false;
+  const std::string& op = in.opcode;
+  const auto& ops = in.operands;
+  bool bf = t == Type::bf16x2;
+  if (op == "cvt") {
+    auto rnd = m.take_any({"rn", "rz"});
+    auto types = m.take_types();
+    if (rnd.empty() || types.size() != 2 || types[1] != Type::f32 || ops.size() != 3)
+      throw_unsupported(in);
+    out.d = od.dst(ops[0]);
+    out.a = od.src(ops[1], Type::f32);
+    out.b = od.src(ops[2], Type::f32);
+    bool rz = rnd == "rz";
+    out.fn = bf ? (rz ? &cvt_pack<BFloat16, nm::Round::rz> : &cvt_pack<BFloat16, nm::Round::rn>)
+                : (rz ? &cvt_pack<Half, nm::Round::rz> : &cvt_pack<Half, nm::Round::rn>);
+    return true;
+  }
+  bool arithmetic = op == "add" || op == "sub" || op == "mul" || op == "fma";
+  bool other = op == "neg" || op == "abs" || op == "min" || op == "max";
+  if (!arithmetic && !other)
+    throw_unsupported(in);
+  (void)m.take("rn");
+  bool sat = arithmetic && !bf && m.take("sat");
+  bool nan = !arithmetic && m.take("NaN");
+  auto types = m.take_types();
+  std::size_t arity = op == "fma" ? 3 : (op == "neg" || op == "abs") ? 1 : 2;
+  if (types.size() != 1 || ops.size() != arity + 1)
+    throw_unsupported(in);
+  out.d = od.dst(ops[0]);
+  out.a = od.src(ops[1], Type::b32);
+  if (arity >= 2)
+    out.b = od.src(ops[2], Type::b32);
+  if (arity >= 3)
+    out.c = od.src(ops[3], Type::b32);
+  if (arithmetic)
+    out.fn = bf ? arith<BFloat16, false>(op) : sat ? arith<Half, true>(op) : arith<Half, false>(op);
+  else
+    out.fn = bf ? plain<BFloat16>(op, nan) : plain<Half>(op, nan);
+  if (!out.fn)
+    throw_unsupported(in);
+  return true;
+}
+
+} // namespace gpurun::emu

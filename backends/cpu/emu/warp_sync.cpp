@@ -1,0 +1,247 @@
+// Block barriers (bar.sync / bar.arrive on the 16 named barriers, with optional thread counts)
+// and the `.sync` warp collectives (shfl, vote, redux, bar.warp.sync), whose lanes wait until
+// every lane of their member mask has arrived — also when the lanes reach the collective at
+// different PCs, which the lowest-PC scheduling alone does not guarantee.
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/emu/interpreter.hpp"
+#include "backends/cpu/emu/schedule.hpp"
+#include "core/error.hpp"
+
+namespace gpurun::emu {
+
+namespace {
+
+constexpr int kBarriers = 16;
+
+std::uint32_t key_pc(std::uint64_t key) {
+  return static_cast<std::uint32_t>(key);
+}
+
+const char* kind_name(std::uint8_t kind) {
+  switch (kind) {
+  case 1:
+    return "shfl.sync";
+  case 2:
+    return "vote.sync";
+  case 3:
+    return "redux.sync";
+  default:
+    return "bar.warp.sync";
+  }
+}
+
+} // namespace
+
+void Interpreter::barrier(Warp& w, const Inst& in, std::uint32_t exec) {
+  spill_group(w);
+  for (std::uint32_t g = w.group; g; g &= g - 1)
+    w.keys[std::countr_zero(g)] = w.group_key + 1;
+  if (exec) {
+    int lane = std::countr_zero(exec);
+    auto id = in.a == kNoReg ? 0u : static_cast<std::uint32_t>(w.reg(in.a)[lane]);
+    auto count = in.b == kNoReg ? 0u : static_cast<std::uint32_t>(w.reg(in.b)[lane]);
+    if (id >= kBarriers)
+      throw Fault{fmt::format("used barrier {} (a block has barriers 0 to 15)", id), lane};
+    if (in.b != kNoReg && (count == 0 || count % kWarpSize != 0))
+      throw Fault{fmt::format("used barrier {} with a thread count of {} (must be a non-zero "
+                              "multiple of 32)",
+                              id, count),
+                  lane};
+    if (m_block.arrived[id] == 0)
+      m_block.expected[id] = static_cast<int>(count);
+    else if (m_block.expected[id] != static_cast<int>(count))
+      throw Fault{fmt::format("used barrier {} with thread count {} while other threads wait "
+                              "there with count {}",
+                              id, count, m_block.expected[id]),
+                  lane};
+    m_block.arrived[id] += std::popcount(exec);
+    if (in.control == Control::bar_sync) {
+      w.blocked |= exec;
+      for (std::uint32_t g = exec; g; g &= g - 1)
+        w.barrier_of[std::countr_zero(g)] = static_cast<std::uint8_t>(id);
+    }
+  }
+  w.group = 0;
+  release_barrier_if_complete();
+  schedule(w);
+}
+
+void Interpreter::release_barrier_if_complete() {
+  for (int id = 0; id < kBarriers; ++id) {
+    int arrived = m_block.arrived[id];
+    if (arrived == 0)
+      continue;
+    int need = m_block.expected[id] ? m_block.expected[id] : m_block.live_threads;
+    if (arrived < need)
+      continue;
+    m_block.arrived[id] = 0;
+    m_block.expected[id] = 0;
+    for (Warp& w : m_block.warps) {
+      std::uint32_t release = 0;
+      for (std::uint32_t b = w.blocked; b; b &= b - 1) {
+        int l = std::countr_zero(b);
+        if (w.barrier_of[l] == id)
+          release |= 1u << l;
+      }
+      w.blocked &= ~release;
+    }
+  }
+}
+
+void Interpreter::throw_deadlock() {
+  const Dim3& b = m_block.index;
+  for (const Warp& w : m_block.warps) {
+    if (!w.parked)
+      continue;
+    int lane = std::countr_zero(w.parked);
+    const Inst& in = m_program.code[key_pc(w.keys[lane])];
+    std::uint32_t missing = w.sync_mask[lane] & w.existed & ~w.parked;
+    throw device_error(fmt::format(
+        "kernel '{}' deadlocked in block ({},{},{}): warp {} lanes {:#010x} wait at {} (PTX line "
+        "{}) for member lanes {:#010x}, which never reach it",
+        m_launch.kernel->name, b.x, b.y, b.z, w.index, w.parked, kind_name(in.sync_kind), in.line,
+        missing));
+  }
+  int arrived = 0;
+  for (int a : m_block.arrived)
+    arrived += a;
+  throw device_error(fmt::format("kernel '{}' deadlocked at bar.sync in block ({},{},{}): {} of "
+                                 "{} live threads arrived",
+                                 m_launch.kernel->name, b.x, b.y, b.z, arrived,
+                                 m_block.live_threads));
+}
+
+void Interpreter::warp_collective(Warp& w, const Inst& in, std::uint32_t exec) {
+  if (!exec) {
+    advance(w);
+    return;
+  }
+  const std::uint64_t* members = w.reg(in.e);
+  std::uint32_t need = 0;
+  for (std::uint32_t g = exec; g; g &= g - 1) {
+    int l = std::countr_zero(g);
+    w.sync_mask[l] = static_cast<std::uint32_t>(members[l]);
+    need |= w.sync_mask[l];
+  }
+  // Lanes past the end of a partial last warp never exist; naming them is harmless.
+  need &= w.existed;
+  if (!(need & ~exec) && !w.parked) { // the common case: the whole membership is here
+    w.sync_active = exec;
+    in.fn(w, in, exec);
+    advance(w);
+    return;
+  }
+  if (std::uint32_t gone = need & ~w.live) {
+    int lane = std::countr_zero(exec);
+    throw Fault{fmt::format("executed {} with member mask {:#010x}, but lane {} of it has exited",
+                            kind_name(in.sync_kind), w.sync_mask[lane], std::countr_zero(gone)),
+                lane};
+  }
+  spill_group(w);
+  for (std::uint32_t g = w.group & ~exec; g; g &= g - 1)
+    w.keys[std::countr_zero(g)] = w.group_key + 1;
+  w.parked |= exec;
+  w.group = 0;
+  // The lanes that can go: parked at a collective of this kind with all their members parked too.
+  std::uint32_t ready = 0;
+  for (std::uint32_t p = w.parked; p; p &= p - 1) {
+    int l = std::countr_zero(p);
+    if (m_program.code[key_pc(w.keys[l])].sync_kind == in.sync_kind)
+      ready |= 1u << l;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::uint32_t r = ready; r; r &= r - 1) {
+      int l = std::countr_zero(r);
+      if (w.sync_mask[l] & w.existed & ~ready) {
+        ready &= ~(1u << l);
+        changed = true;
+      }
+    }
+  }
+  if (ready & exec)
+    run_collective(w, ready);
+  schedule(w);
+}
+
+void Interpreter::run_collective(Warp& w, std::uint32_t lanes) {
+  const Inst* code = m_program.code.data();
+  // Every lane's own source value (its own instruction's operand), read before any lane writes.
+  std::uint64_t value[kWarpSize];
+  std::uint32_t pred_value = 0;
+  std::uint32_t pcs_left = lanes;
+  bool single_pc = true;
+  std::uint32_t first_pc = key_pc(w.keys[std::countr_zero(lanes)]);
+  for (std::uint32_t g = lanes; g; g &= g - 1) {
+    int l = std::countr_zero(g);
+    const Inst& li = code[key_pc(w.keys[l])];
+    single_pc = single_pc && key_pc(w.keys[l]) == first_pc;
+    if (li.a == kNoReg)
+      continue;
+    if (li.sync_kind == 2) {
+      bool bit = (w.preds[li.a] >> l & 1) != ((li.flags & kNegA) != 0);
+      pred_value |= static_cast<std::uint32_t>(bit) << l;
+    } else {
+      value[l] = w.reg(li.a)[l];
+    }
+  }
+  w.sync_active = lanes;
+  while (pcs_left) {
+    std::uint32_t pc = key_pc(w.keys[std::countr_zero(pcs_left)]);
+    std::uint32_t here = 0;
+    for (std::uint32_t g = pcs_left; g; g &= g - 1) {
+      int l = std::countr_zero(g);
+      if (key_pc(w.keys[l]) == pc)
+        here |= 1u << l;
+    }
+    pcs_left &= ~here;
+    const Inst& in = code[pc];
+    std::uint32_t others = single_pc || in.a == kNoReg ? 0 : lanes & ~here;
+    if (!others) {
+      in.fn(w, in, here);
+      continue;
+    }
+    // Show this instruction's handler the other lanes' own values in its source operand.
+    if (in.sync_kind == 2) {
+      std::uint32_t saved = w.preds[in.a];
+      std::uint32_t view = (in.flags & kNegA) ? ~pred_value : pred_value;
+      w.preds[in.a] = (saved & ~others) | (view & others);
+      in.fn(w, in, here);
+      w.preds[in.a] = (w.preds[in.a] & ~others) | (saved & others);
+    } else {
+      std::uint64_t saved[kWarpSize];
+      std::uint64_t* src = w.reg(in.a);
+      for (std::uint32_t g = others; g; g &= g - 1) {
+        int l = std::countr_zero(g);
+        saved[l] = src[l];
+        src[l] = value[l];
+      }
+      in.fn(w, in, here);
+      for (std::uint32_t g = others; g; g &= g - 1) {
+        int l = std::countr_zero(g);
+        src[l] = saved[l];
+      }
+    }
+  }
+  for (std::uint32_t g = lanes; g; g &= g - 1)
+    ++w.keys[std::countr_zero(g)];
+  w.parked &= ~lanes;
+}
+
+void Interpreter::check_parked_members(Warp& w) {
+  for (std::uint32_t p = w.parked; p; p &= p - 1) {
+    int l = std::countr_zero(p);
+    if (std::uint32_t gone = w.sync_mask[l] & w.existed & ~w.live) {
+      const Inst& in = m_program.code[key_pc(w.keys[l])];
+      throw Fault{fmt::format("exited while lane {} waits for it at {} (PTX line {}, member mask "
+                              "{:#010x})",
+                              l, kind_name(in.sync_kind), in.line, w.sync_mask[l]),
+                  std::countr_zero(gone)};
+    }
+  }
+}
+
+} // namespace gpurun::emu
