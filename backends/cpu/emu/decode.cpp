@@ -16,6 +16,10 @@ namespace gpurun::emu {
 
 namespace {
 
+// Unused bytes between .shared variables: an access running off the end of one array lands in
+// this gap, where memcheck reports it against that array, instead of in the next array.
+constexpr std::uint32_t kSharedRedzone = 256;
+
 // Per-thread stack when the call graph has a cycle and no static bound exists.
 constexpr std::uint32_t kRecursiveStackBytes = 32 * 1024;
 
@@ -169,6 +173,7 @@ public:
 private:
   void layout_module_variables() {
     std::uint32_t shared = 0;
+    std::uint32_t declared = 0;
     auto place_shared = [&](const ptx::Variable& v) {
       if (v.is_extern || (v.array_size && *v.array_size == 0)) {
         if (m_dynamic_shared.empty())
@@ -180,7 +185,10 @@ private:
                                                          static_cast<std::uint32_t>(var_align(v)));
         return;
       }
+      if (shared)
+        shared += kSharedRedzone;
       shared = align_up(shared, static_cast<std::uint32_t>(var_align(v)));
+      declared += static_cast<std::uint32_t>(v.size_bytes());
       m_program.shared_offsets[v.name] = shared;
       m_program.shared_variables.push_back(
           SharedVariable{v.name, shared, static_cast<std::uint32_t>(v.size_bytes()), false});
@@ -207,7 +215,10 @@ private:
       for (const auto& v : fn.locals)
         if (v.space == ptx::StateSpace::shared)
           place_shared(v);
-    m_program.static_shared_bytes = shared;
+    m_program.static_shared_bytes = declared;
+    if (shared && !m_dynamic_shared.empty())
+      shared += kSharedRedzone;
+    m_program.shared_layout_bytes = shared;
     m_dynamic_shared_offset = align_up(shared, m_program.shared_align);
     if (!m_dynamic_shared.empty())
       m_program.shared_variables.push_back(

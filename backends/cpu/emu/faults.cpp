@@ -34,6 +34,8 @@ void throw_access_fault(const Warp& w, int lane, Space space, std::uint64_t addr
   std::string where;
   switch (space) {
   case Space::shared:
+    if (b.shared_var_count && address - kSharedBase < kSharedWindow)
+      check_shared_variable(w, lane, address - kSharedBase, bytes, write); // names the variable
     where = fmt::format("shared offset {} (the block has {} bytes of shared memory)",
                         static_cast<std::int64_t>(address - kSharedBase), b.shared_bytes);
     break;

@@ -48,7 +48,7 @@ Interpreter::Interpreter(LaunchState& launch, int worker)
   std::size_t warps = (threads + kWarpSize - 1) / kWarpSize;
   m_regs.assign(warps * m_program.register_count * kWarpSize, 0);
   m_preds.assign(warps * std::max<std::uint32_t>(m_program.predicate_count, 1), 0);
-  std::size_t shared = m_program.static_shared_bytes;
+  std::size_t shared = m_program.shared_layout_bytes;
   if (launch.dynamic_shared)
     shared =
         (shared + m_program.shared_align - 1) / m_program.shared_align * m_program.shared_align +

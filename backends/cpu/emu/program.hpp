@@ -173,7 +173,8 @@ struct Program {
   std::vector<ModuleVariable> variables;
   std::map<std::string, std::uint32_t> shared_offsets; ///< static module/function .shared
   std::vector<SharedVariable> shared_variables;        ///< by offset; the dynamic one last
-  std::uint32_t static_shared_bytes = 0;
+  std::uint32_t static_shared_bytes = 0; ///< as declared (what the GPU would allocate)
+  std::uint32_t shared_layout_bytes = 0; ///< the emulator's layout, with gaps between variables
   std::uint32_t shared_align = 16;
   /// Per-thread local memory for the deepest call chain (or a fixed stack when recursive).
   std::uint32_t local_bytes_per_thread = 0;

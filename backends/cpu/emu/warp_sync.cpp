@@ -236,10 +236,11 @@ void Interpreter::check_parked_members(Warp& w) {
     int l = std::countr_zero(p);
     if (std::uint32_t gone = w.sync_mask[l] & w.existed & ~w.live) {
       const Inst& in = m_program.code[key_pc(w.keys[l])];
-      throw Fault{fmt::format("exited while lane {} waits for it at {} (PTX line {}, member mask "
-                              "{:#010x})",
-                              l, kind_name(in.sync_kind), in.line, w.sync_mask[l]),
-                  std::countr_zero(gone)};
+      int lane = std::countr_zero(gone);
+      throw Fault{fmt::format("lane {} exited while lanes {:#010x} wait for it at {} (PTX line {}, "
+                              "member mask {:#010x})",
+                              lane, w.parked, kind_name(in.sync_kind), in.line, w.sync_mask[l]),
+                  lane};
     }
   }
 }
