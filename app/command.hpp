@@ -12,6 +12,11 @@ struct CommandEnv {
   int& exit_code;
 };
 
+/// Flushes stdout and stderr and ends the process now, skipping destructors and exit handlers
+/// (device contexts are released by the driver at process exit). Only after every output file has
+/// been written and closed.
+[[noreturn]] void exit_without_teardown(int code);
+
 void add_run_command(CLI::App& app, CommandEnv& env);     // app/run.cpp (also the default)
 void add_devices_command(CLI::App& app, CommandEnv& env); // app/devices.cpp
 void add_compile_command(CLI::App& app, CommandEnv& env); // app/compile.cpp

@@ -32,10 +32,20 @@ std::vector<std::string> with_default_command(int argc, char** argv) {
 
 } // namespace
 
+namespace gpurun {
+void exit_without_teardown(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  trace("exit");
+  std::_Exit(code);
+}
+} // namespace gpurun
+
 int main(int argc, char** argv) {
   gpurun::mark_process_start();
   int exit_code = 0;
   try {
+    gpurun::trace("main");
     gpurun::BackendRegistry registry;
     gpurun::CommandEnv env{registry, exit_code};
     CLI::App app{"gpurun: run, check and time one GPU kernel without writing a host program",
@@ -71,5 +81,6 @@ int main(int argc, char** argv) {
     return static_cast<int>(gpurun::ExitCode::device);
   }
   std::fflush(stdout);
+  gpurun::trace("exit");
   return exit_code;
 }

@@ -136,8 +136,12 @@ std::string timings_line(const Timings& t) {
   std::vector<std::string> parts;
   if (t.init_ms > 0)
     parts.push_back(fmt::format("init {} ms", ms(t.init_ms)));
+  if (t.context_ms > 0)
+    parts.push_back(fmt::format("context {} ms", ms(t.context_ms)));
   parts.push_back(
       fmt::format("compile {} ms{}", ms(t.compile_ms), t.cache_hit ? " (cache hit)" : ""));
+  if (t.load_ms > 0)
+    parts.push_back(fmt::format("load {} ms", ms(t.load_ms)));
   parts.push_back(fmt::format("h2d {} ms", ms(t.h2d_ms)));
   std::string kernel = fmt::format("kernel {} ms", ms(t.kernel_ms));
   if (t.kernel_samples_ms.size() > 1) {
@@ -236,7 +240,8 @@ json to_json(const RunOutcome& o) {
                      {"const_bytes", o.attributes.const_bytes},
                      {"max_threads_per_block", o.attributes.max_threads_per_block}};
   const Timings& t = o.timings;
-  j["timings_ms"] = {{"init", t.init_ms},        {"compile", t.compile_ms},
+  j["timings_ms"] = {{"init", t.init_ms},        {"context", t.context_ms},
+                     {"compile", t.compile_ms},  {"load", t.load_ms},
                      {"cache_hit", t.cache_hit}, {"h2d", t.h2d_ms},
                      {"kernel", t.kernel_ms},    {"kernel_samples", t.kernel_samples_ms},
                      {"d2h", t.d2h_ms},          {"total", t.total_ms}};

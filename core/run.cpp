@@ -17,6 +17,7 @@
 #include "core/language.hpp"
 #include "core/launch_limits.hpp"
 #include "core/npy.hpp"
+#include "core/process_clock.hpp"
 #include "core/signature.hpp"
 
 namespace gpurun {
@@ -130,7 +131,7 @@ void save_buffer(const std::filesystem::path& dir, const std::string& name, cons
 
 } // namespace
 
-RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
+RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
                       const BeforeLaunch& before_launch) {
   RunOutcome outcome;
   outcome.backend = target.backend_name;
@@ -141,6 +142,7 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
   // Load the source and find the kernel and its signature.
   KernelSource source{read_text(request.source), request.source,
                       detect_language(request.source)};
+  trace("source read");
   ResolvedKernel kernel = resolve_kernel(request, source);
   outcome.kernel = kernel.expression;
 
@@ -153,6 +155,7 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
   specs.reserve(request.args.size());
   for (const auto& text : request.args) specs.push_back(parse_arg_spec(text));
   std::vector<BoundArg> bound = bind_args(kernel.signature, specs);
+  trace("arguments bound");
 
   // Compile (or load from the cache) and resolve the function.
   ContextOptions context_options;
@@ -160,18 +163,24 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
   context_options.stats = request.stats;
   context_options.cpu_threads = request.cpu_threads;
   const auto init_start = Clock::now();
-  auto context = target.device->create_context(context_options);
-  outcome.timings.init_ms = ms_since(init_start);
+  target.context = target.device->create_context(context_options);
+  Context* context = target.context.get();
+  outcome.timings.context_ms = ms_since(init_start);
+  trace("context created");
   CompileOptions options = request.compile;
   if (kernel.needs_lowering) options.name_expressions.push_back(kernel.expression);
   CompileResult compiled = compile_cached(*context, source, options, target.backend_name,
                                           request.use_cache, outcome.timings);
+  trace("compiled (or cache hit)");
+  const auto load_start = Clock::now();
   auto module = context->load(compiled);
   outcome.lowered_name = kernel.expression;
   if (auto it = compiled.lowered_names.find(kernel.expression); it != compiled.lowered_names.end())
     outcome.lowered_name = it->second;
   Function& function = module->function(outcome.lowered_name);
   outcome.attributes = function.attributes();
+  outcome.timings.load_ms = ms_since(load_start);
+  trace("module loaded");
 
   check_layout(kernel.signature, function.params());
   validate_launch(outcome.launch, props, outcome.attributes.static_shared_bytes);
@@ -215,6 +224,7 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
     globals.push_back(std::move(g));
   }
   outcome.timings.h2d_ms = ms_since(h2d_start);
+  trace("copied in");
 
   // Launch: the first launch produces the results; --repeat adds timing-only launches.
   if (before_launch) before_launch(outcome);
@@ -226,6 +236,7 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
   context->synchronize(request.timeout_s);
   outcome.timings.kernel_samples_ms.push_back(timer->elapsed_ms());
   outcome.stats = context->last_launch_stats();
+  trace("kernel done");
 
   // Copy out.
   const auto d2h_start = Clock::now();
@@ -240,6 +251,7 @@ RunOutcome run_kernel(const RunRequest& request, const RunTarget& target,
     outcome.buffers.push_back(std::move(report));
   }
   outcome.timings.d2h_ms = ms_since(d2h_start);
+  trace("copied out");
 
   for (int i = 1; i < request.repeat; ++i) {
     timer->start();

@@ -66,9 +66,11 @@ struct CheckReport {
 };
 
 struct Timings {
-  double init_ms = 0;     ///< backend probe, device and context creation (driver init)
+  double init_ms = 0;     ///< backend probe and device enumeration (driver init: cuInit)
+  double context_ms = 0;  ///< context and stream creation
   double compile_ms = 0;
   bool cache_hit = false;
+  double load_ms = 0;     ///< module load and kernel lookup
   double h2d_ms = 0;
   double kernel_ms = 0;                 ///< first launch (or mean of --repeat)
   std::vector<double> kernel_samples_ms; ///< every launch of --repeat

@@ -1,4 +1,5 @@
 #include "backends/cuda/backend.hpp"
+#include "core/process_clock.hpp"
 
 #include <mutex>
 
@@ -44,11 +45,13 @@ public:
 private:
   static ProbeResult run_probe() {
     const auto& driver = cuda::driver();
+    trace("cuda: driver library opened");
     if (!driver.error.empty())
       return {false, driver.error};
     const auto& api = driver.api;
     if (const CUresult r = api.init(0); r != CUDA_SUCCESS)
       return {false, "cuInit failed: " + cuda::describe(r)};
+    trace("cuda: cuInit done");
     int count = 0;
     if (const CUresult r = api.device_get_count(&count); r != CUDA_SUCCESS)
       return {false, "cuDeviceGetCount failed: " + cuda::describe(r)};

@@ -1,12 +1,14 @@
 #include "backends/cuda/context_state.hpp"
 
 #include "backends/cuda/error.hpp"
+#include "core/process_clock.hpp"
 
 namespace gpurun::cuda {
 
 ContextState::ContextState(const DriverApi& driver_api, CUdevice dev)
     : api(driver_api), device(dev) {
   GPURUN_CU_CHECK("cuDevicePrimaryCtxRetain", api.primary_ctx_retain(&context, device));
+  trace("cuda: primary context retained");
   try {
     make_current();
     // Non-blocking: our stream must not serialize with the legacy default stream that libraries
