@@ -12,6 +12,7 @@ LaunchJob::LaunchJob(std::unique_ptr<LaunchState> state, int workers)
   int n = static_cast<int>(std::clamp<std::uint64_t>(m_blocks, 1, std::max(workers, 1)));
   m_state->workers = n;
   m_running = n;
+  m_next_block.store(static_cast<std::uint64_t>(n));
   m_threads.reserve(n);
   for (int i = 0; i < n; ++i)
     m_threads.emplace_back([this, i] { work(i); });
@@ -26,10 +27,14 @@ void LaunchJob::work(int worker) {
   try {
     Interpreter interpreter(*m_state, worker);
     const Dim3 grid = m_state->grid;
-    for (;;) {
+    // Worker i starts with block i, so every worker gets a block even when the first worker
+    // could finish a small grid before the others have started; the rest is handed out on demand.
+    std::uint64_t b = static_cast<std::uint64_t>(worker);
+    for (bool first = true;; first = false) {
       if (m_state->cancel.load(std::memory_order_relaxed))
         break;
-      std::uint64_t b = m_next_block.fetch_add(1, std::memory_order_relaxed);
+      if (!first)
+        b = m_next_block.fetch_add(1, std::memory_order_relaxed);
       if (b >= m_blocks)
         break;
       Dim3 index{static_cast<std::uint32_t>(b % grid.x),

@@ -42,7 +42,7 @@ private:
 
   std::unique_ptr<LaunchState> m_state;
   std::vector<std::thread> m_threads;
-  std::atomic<std::uint64_t> m_next_block{0};
+  alignas(64) std::atomic<std::uint64_t> m_next_block{0}; // own cache line: every worker bumps it
   std::uint64_t m_blocks = 0;
   mutable std::mutex m_mutex;
   std::condition_variable m_done_cv;

@@ -132,8 +132,8 @@ template <class T, bool Ftz> Handler setp_for(nm::Cmp c) {
     GPURUN_CMP(hi)
     GPURUN_CMP(hs)
     GPURUN_CMP(equ)
-    GPURUN_CMP(neu) GPURUN_CMP(ltu) GPURUN_CMP(leu) GPURUN_CMP(gtu) GPURUN_CMP(geu) GPURUN_CMP(num)
-        GPURUN_CMP(nan)
+    GPURUN_CMP(neu)
+    GPURUN_CMP(ltu) GPURUN_CMP(leu) GPURUN_CMP(gtu) GPURUN_CMP(geu) GPURUN_CMP(num) GPURUN_CMP(nan)
 #undef GPURUN_CMP
   }
   return nullptr;
@@ -155,7 +155,8 @@ template <class H> Handler setp_half_for(nm::Cmp c) {
     GPURUN_CMP(ltu)
     GPURUN_CMP(leu)
     GPURUN_CMP(gtu)
-    GPURUN_CMP(geu) GPURUN_CMP(num) GPURUN_CMP(nan)
+    GPURUN_CMP(geu)
+    GPURUN_CMP(num) GPURUN_CMP(nan)
 #undef GPURUN_CMP
         default : return nullptr;
   }

@@ -30,7 +30,8 @@ struct LaunchState {
   bool memcheck = false;
   int workers = 1;
   std::atomic<bool> cancel{false};
-  std::atomic<std::uint64_t> warp_instructions{0};
+  // Written at the end of every block: kept off the line holding `cancel`, which workers poll.
+  alignas(64) std::atomic<std::uint64_t> warp_instructions{0};
   std::atomic<std::uint64_t> lane_instructions{0};
   std::mutex output_mutex; ///< device printf: one call's text is written at once
 };
