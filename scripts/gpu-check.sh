@@ -24,7 +24,7 @@ check gpu_tests $BUILD/tests/gpu_tests --gtest_brief=1
 check unit_cuda $BUILD/tests/unit_cuda --gtest_brief=1
 
 # 2. every bundled example on CUDA, and bit-for-bit against the CPU backend
-for spec in kernels/examples/*.json; do
+for spec in kernels/examples/*.json tests/data/conformance/*.json; do
   name=$(basename "$spec" .json)
   check "example_cuda_$name" $G "$spec" --backend cuda
   rm -rf "$OUT/cmp"; mkdir -p "$OUT/cmp/cuda" "$OUT/cmp/cpu"

@@ -156,3 +156,29 @@ TEST(RunE2E, CompileResourcesWorksWithoutAGpu) {
 
 } // namespace
 } // namespace gpurun::test
+
+namespace gpurun::test {
+namespace {
+
+// The kernels the GPU conformance check compares bit for bit between cuda and cpu: on the CPU
+// backend they must run clean under memcheck.
+TEST(RunE2E, ConformanceKernelsRunCleanUnderMemcheck) {
+  for (const char* spec : {"numeric_edges", "matmul_tiled", "warp_reduce", "histogram",
+                           "transpose", "half_math"}) {
+    auto r = run_gpurun(std::string("tests/data/conformance/") + spec +
+                        ".json --backend cpu --memcheck --no-cache -q");
+    EXPECT_EQ(r.exit_code, 0) << spec << "\n" << r.out << r.err;
+  }
+}
+
+TEST(RunE2E, HistogramCountsEveryByte) {
+  auto r = run_gpurun("tests/data/conformance/histogram.json --backend cpu --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto hist = nlohmann::json::parse(r.out)["buffers"]["hist"]["values"].get<std::vector<double>>();
+  double total = 0;
+  for (double h : hist) total += h;
+  EXPECT_EQ(total, 100000.0);
+}
+
+} // namespace
+} // namespace gpurun::test
