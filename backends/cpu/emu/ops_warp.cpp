@@ -55,8 +55,9 @@ template <int Mode> void vote(Warp& w, const Inst& in, std::uint32_t mask) {
   std::uint32_t p = w.preds[in.a];
   if (in.flags & kNegA)
     p = ~p;
-  // All lanes of the collective (possibly from several PCs) vote; this call writes `mask`.
-  std::uint32_t active = w.sync_active;
+  // The member lanes of the collective (possibly from several PCs) vote; this call writes `mask`.
+  std::uint32_t active =
+      w.sync_active & static_cast<std::uint32_t>(w.reg(in.e)[std::countr_zero(mask)]);
   std::uint32_t set = p & active;
   if constexpr (Mode == 3) { // ballot
     std::uint64_t* d = w.reg(in.d);
@@ -72,7 +73,10 @@ enum class ReduxOp : std::uint8_t { add, min, max, and_, or_, xor_ };
 
 template <ReduxOp Op, class T> void redux(Warp& w, const Inst& in, std::uint32_t mask) {
   const std::uint64_t* a = w.reg(in.a);
-  std::uint32_t active = w.sync_active;
+  std::uint32_t active =
+      w.sync_active & static_cast<std::uint32_t>(w.reg(in.e)[std::countr_zero(mask)]);
+  if (!active)
+    active = mask;
   T acc = static_cast<T>(a[std::countr_zero(active)]);
   for (std::uint32_t g = active & (active - 1); g; g &= g - 1) {
     T v = static_cast<T>(a[std::countr_zero(g)]);

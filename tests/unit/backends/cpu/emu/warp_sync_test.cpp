@@ -68,6 +68,44 @@ DONE:
   }
 }
 
+// Odd and even lanes ballot at different PCs over different predicate registers; every lane
+// must see the whole warp's vote (0xff), not just its own half's (0xaa / 0x55).
+TEST(WarpSync, BallotReachedAtDifferentPcs) {
+  const char* ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  @%p1 bra EVEN;
+  setp.lt.u32 %p2, %r1, 8;
+  vote.sync.ballot.b32 %r4, %p2, -1;
+  bra DONE;
+EVEN:
+  setp.ge.u32 %p3, %r1, 8;
+  vote.sync.ballot.b32 %r4, !%p3, -1;
+DONE:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r4;
+  ret;
+}
+)";
+  EmuHarness h(ptx);
+  Buffer& out = h.buffer(std::vector<std::uint32_t>(32, 0));
+  h.run("k", Dim3{1, 1, 1}, Dim3{32, 1, 1}, out);
+  auto r = h.read<std::uint32_t>(out);
+  for (std::uint32_t l = 0; l < 32; ++l)
+    EXPECT_EQ(r[l], 0xffu) << "lane " << l;
+}
+
 // Readers (the lower PC) wait at bar.warp.sync until the writers have written and arrived at
 // theirs; without the wait they would read zeros.
 TEST(WarpSync, WarpBarrierAtDifferentPcs) {
