@@ -44,8 +44,8 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
       for (const auto& check : outcome.checks)
         if (!check.passed) std::cout << render_results(outcome, "none");
     trace("reported");
-    // The driver releases a process's contexts when it exits; tearing ours down first costs
-    // about 70 ms on an H200 and the driver's exit handlers as much again, for nothing.
+    // The driver releases a process's contexts when it exits; destroying ours first only delays
+    // the exit (docs/ARCHITECTURE.md, Decisions).
     exit_without_teardown(outcome.status == "ok" ? 0 : static_cast<int>(ExitCode::check_failed));
   });
 }
