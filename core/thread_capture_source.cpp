@@ -1,62 +1,15 @@
 // The capture kernel's text, built into the binary so `gpurun threads --run` works wherever the
-// binary is copied. It must equal kernels/internal/threads_capture.cu (thread_capture_test checks).
+// binary is copied. The build generates threads_capture.inc from kernels/internal/threads_capture.cu
+// (CMakeLists.txt), so the file stays the one place the kernel is written.
 #include "core/thread_capture.hpp"
 
 namespace gpurun {
 
 std::string_view threads_capture_source() {
-  static constexpr std::string_view text = R"gpurun_kernel(
-// The capture kernel of `gpurun threads --run`. Every thread writes what the hardware reports
-// about it into the slot given by its place in launch order (blocks x fastest, then threads x
-// fastest), so the host can compare the record with the arithmetic table row by row. The arrival
-// counter orders the threads as they really ran. The layout of ThreadRecord is mirrored on the
-// host in core/thread_capture.hpp (CapturedThread); this text is embedded in the binary, and a unit
-// test keeps the two copies identical.
-
-struct ThreadRecord {
-  unsigned block[3];
-  unsigned thread[3];
-  unsigned warpid;
-  unsigned laneid;
-  unsigned smid;
-  unsigned arrival;
-  unsigned long long globaltimer;
-  unsigned long long clock;
-};
-
-extern "C" __global__ void threads_capture(ThreadRecord* records, unsigned* arrivals) {
-  unsigned warpid;
-  unsigned laneid;
-  unsigned smid;
-  unsigned long long globaltimer;
-  asm volatile("mov.u32 %0, %%warpid;" : "=r"(warpid));
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(laneid));
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(globaltimer));
-  const long long clock = clock64();
-  const unsigned arrival = atomicAdd(arrivals, 1u);
-
-  const unsigned long long block_linear =
-      blockIdx.x + (unsigned long long)gridDim.x *
-                       (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-  const unsigned threads_per_block = blockDim.x * blockDim.y * blockDim.z;
-  const unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  ThreadRecord& r = records[block_linear * threads_per_block + linear];
-  r.block[0] = blockIdx.x;
-  r.block[1] = blockIdx.y;
-  r.block[2] = blockIdx.z;
-  r.thread[0] = threadIdx.x;
-  r.thread[1] = threadIdx.y;
-  r.thread[2] = threadIdx.z;
-  r.warpid = warpid;
-  r.laneid = laneid;
-  r.smid = smid;
-  r.arrival = arrival;
-  r.globaltimer = globaltimer;
-  r.clock = (unsigned long long)clock;
-}
-)gpurun_kernel";
-  return text.substr(1); // the newline after the opening delimiter
+  static constexpr std::string_view text =
+#include "threads_capture.inc"
+      ;
+  return text;
 }
 
 } // namespace gpurun

@@ -2,8 +2,7 @@
 // about it into the slot given by its place in launch order (blocks x fastest, then threads x
 // fastest), so the host can compare the record with the arithmetic table row by row. The arrival
 // counter orders the threads as they really ran. The layout of ThreadRecord is mirrored on the
-// host in core/thread_capture.hpp (CapturedThread); this text is embedded in the binary, and a unit
-// test keeps the two copies identical.
+// host in core/thread_capture.hpp (CapturedThread); the build embeds this file in the binary.
 
 struct ThreadRecord {
   unsigned block[3];
