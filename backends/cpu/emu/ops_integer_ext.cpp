@@ -1,5 +1,5 @@
 // Extended-precision and packed-byte integer instructions: add.cc/addc/sub.cc/subc (the carry
-// flag CC.CF is a per-lane bit of the warp state), mul24/mad24, dp4a/dp2a.
+// flag CC.CF is a per-lane bit of the warp state), mul24/mad24, dp4a/dp2a, fns.
 #include <algorithm>
 
 #include "backends/cpu/emu/decoder.hpp"
@@ -53,6 +53,33 @@ void dp2a(Warp& w, const Inst& in, std::uint32_t mask) {
   each_lane(mask, [&](int l) {
     d[l] = nm::dp2a(static_cast<std::uint32_t>(a[l]), static_cast<std::uint32_t>(b[l]),
                     static_cast<std::uint32_t>(c[l]), ASigned, BSigned, Hi);
+  });
+}
+
+// fns: the position of the |offset|-th set bit of mask, searching up (offset > 0) or down from
+// base; offset 0 tests the base bit itself; 0xffffffff when there is none.
+std::uint32_t find_nth_set(std::uint32_t mask, std::uint32_t base, std::int32_t offset) {
+  if (base > 31)
+    return 0xffffffffu;
+  if (offset == 0)
+    return (mask >> base & 1) ? base : 0xffffffffu;
+  std::int64_t count = offset > 0 ? std::int64_t{offset} - 1 : -std::int64_t{offset} - 1;
+  int step = offset > 0 ? 1 : -1;
+  for (int pos = static_cast<int>(base); pos >= 0 && pos < 32; pos += step)
+    if (mask >> pos & 1) {
+      if (count == 0)
+        return static_cast<std::uint32_t>(pos);
+      --count;
+    }
+  return 0xffffffffu;
+}
+
+void fns(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t *a = w.reg(in.a), *b = w.reg(in.b), *c = w.reg(in.c);
+  std::uint64_t* d = w.reg(in.d);
+  each_lane(mask, [&](int l) {
+    d[l] = find_nth_set(static_cast<std::uint32_t>(a[l]), static_cast<std::uint32_t>(b[l]),
+                        static_cast<std::int32_t>(c[l]));
   });
 }
 
@@ -124,6 +151,16 @@ bool select_integer_ext(const ptx::Instruction& in, Modifiers& m, OperandDecoder
     };
     out.fn = t == Type::s32 ? pick.template operator()<std::int32_t>()
                             : pick.template operator()<std::uint32_t>();
+    return true;
+  }
+  if (op == "fns") {
+    if (!m.take("b32") || ops.size() != 4)
+      throw_unsupported(in);
+    out.d = od.dst(ops[0]);
+    out.a = od.src(ops[1], Type::b32);
+    out.b = od.src(ops[2], Type::b32);
+    out.c = od.src(ops[3], Type::s32);
+    out.fn = &fns;
     return true;
   }
   if (op == "dp4a" || op == "dp2a") {

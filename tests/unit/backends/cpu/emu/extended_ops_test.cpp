@@ -60,6 +60,18 @@ TEST(ExtendedOps, DotProducts) {
   EXPECT_EQ(r32("dp2a.hi.u32.u32 %r4, %r1, %r2, %r3;", 0x00020003u, 0x04030201u, 1000), 1017u);
 }
 
+TEST(ExtendedOps, FindNthSet) {
+  const char* fns = "fns.b32 %r4, %r1, %r2, %r3;";
+  const std::uint32_t mask = 0b10110; // bits 1, 2, 4
+  EXPECT_EQ(r32(fns, mask, 0, 1), 1u);
+  EXPECT_EQ(r32(fns, mask, 0, 2), 2u);
+  EXPECT_EQ(r32(fns, mask, 0, 3), 4u);
+  EXPECT_EQ(r32(fns, mask, 0, 4), 0xffffffffu);
+  EXPECT_EQ(r32(fns, mask, 4, static_cast<std::uint32_t>(-2)), 2u); // downwards from bit 4
+  EXPECT_EQ(r32(fns, mask, 2, 0), 2u);
+  EXPECT_EQ(r32(fns, mask, 3, 0), 0xffffffffu);
+}
+
 TEST(ExtendedOps, PackedHalves) {
   // f16: 1.0 = 0x3c00, 2.0 = 0x4000, 0.5 = 0x3800, 0.25 = 0x3400, 1.5 = 0x3e00, 2.25 = 0x4080.
   EXPECT_EQ(r32("add.f16x2 %r4, %r1, %r2;", 0x40003c00u, 0x34003800u), 0x40803e00u);
