@@ -1,4 +1,5 @@
 #include "backends/cpu/module.hpp"
+#include "backends/cpu/emu/contract.hpp"
 
 #include <cstring>
 
@@ -35,6 +36,7 @@ const emu::DecodedFunction& CpuFunction::decoded() const noexcept {
 CpuModule::CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> memory)
     : m_memory(std::move(memory)) {
   ptx::Module parsed = ptx::parse_module(ptx, "kernel.ptx");
+  emu::contract_multiply_adds(parsed);
   m_program = std::make_unique<emu::Program>(emu::decode(parsed));
   emu::Program& p = *m_program;
 
