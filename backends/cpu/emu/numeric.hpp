@@ -11,9 +11,9 @@
 // - Any float result that is NaN (arithmetic and float -> float cvt) is the canonical NaN:
 //   0x7fffffff (f32), 0x7fffffffffffffff (f64), 0x7fff (f16, bf16). abs/neg/copysign are bit
 //   operations and keep the payload. min/max of two NaNs (or .NaN with one) is canonical.
-// - Integer division by zero does not trap: div.u gives all ones and rem.u the dividend; the
-//   signed forms divide magnitudes and then apply the sign, so div.s gives -1 (x >= 0) or 1
-//   (x < 0) and rem.s gives x. INT_MIN / -1 is INT_MIN and INT_MIN % -1 is 0.
+// - Integer division by zero does not trap: div.u and div.s give all ones (-1 for every
+//   dividend, as measured on an H200) and rem.u/rem.s give the dividend. INT_MIN / -1 is INT_MIN
+//   and INT_MIN % -1 is 0.
 // - float -> int conversions saturate to the destination range and map NaN to 0 (ISA-defined).
 // - `.approx` and div.full are computed in double precision and rounded once, so they are at
 //   least as accurate as the GPU's documented bounds but may differ from it in the last bits.
