@@ -1,7 +1,5 @@
 // `gpurun compile FILE`: compile only; write the binary (-o), show PTX, report resources.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -32,17 +30,10 @@ struct CompileCommandOptions {
   bool resources = false;
 };
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw usage_error(fmt::format("{}: cannot read the kernel file", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// "sm_90" → "compute_90" (PTX for the same architecture).
 std::string virtual_arch(const std::string& arch) {
-  if (arch.rfind("sm_", 0) == 0) return "compute_" + arch.substr(3);
+  if (arch.rfind("sm_", 0) == 0)
+    return "compute_" + arch.substr(3);
   return arch;
 }
 
@@ -54,10 +45,12 @@ void print_resources(const KernelSource& source, CompileOptions options, Backend
 #ifdef GPURUN_HAVE_NVRTC
   if (source.language == Language::cuda || source.language == Language::hip) {
     std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch : std::string("sm_90");
-    if (options.arch.rfind("compute_", 0) == 0) arch = "sm_" + options.arch.substr(8);
+    if (options.arch.rfind("compute_", 0) == 0)
+      arch = "sm_" + options.arch.substr(8);
     options.extra.push_back("--ptxas-options=-v");
     CompileResult cubin = nvrtc::compile(source, options, arch);
-    if (!cubin.ok) throw Error(ExitCode::compile, fmt::format("compile failed\n{}", cubin.log));
+    if (!cubin.ok)
+      throw Error(ExitCode::compile, fmt::format("compile failed\n{}", cubin.log));
     fmt::print("{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", "kernel", "registers",
                "barriers", "shared bytes", "stack bytes", "spill st/ld", "cmem bytes");
     for (const auto& k : parse_ptxas_info(cubin.log))
@@ -85,19 +78,21 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   Device& device = env.registry.device(backend, 0);
   auto context = device.create_context({});
 
-  KernelSource source{read_text(o.file), o.file, detect_language(o.file)};
+  KernelSource source = load_kernel_source(o.file);
   CompileOptions options;
   options.defines = o.defines;
   options.include_dirs = o.include_dirs;
   options.std_version = o.std_version;
   options.extra = o.opts;
   options.arch = o.arch.empty() ? device.properties().arch : o.arch;
-  if (o.ptx) options.arch = virtual_arch(options.arch);
+  if (o.ptx)
+    options.arch = virtual_arch(options.arch);
 
   CompileResult result = context->compile(source, options);
   if (!result.ok)
     throw Error(ExitCode::compile, fmt::format("{}: compile failed\n{}", o.file, result.log));
-  if (!result.log.empty()) std::cerr << result.log;
+  if (!result.log.empty())
+    std::cerr << result.log;
 
   if (!o.out.empty()) {
     write_file_atomic(o.out, result.binary);
@@ -111,7 +106,8 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
                result.binary_format, result.target, result.compiler_version);
   }
 
-  if (o.resources) print_resources(source, options, backend, device, *context, result);
+  if (o.resources)
+    print_resources(source, options, backend, device, *context, result);
 }
 
 } // namespace

@@ -6,12 +6,12 @@
 #include <fstream>
 #include <random>
 #include <set>
-#include <sstream>
 #include <string_view>
 #include <system_error>
 #include <unistd.h>
 
 #include "core/detail/sha256.hpp"
+#include "core/read_file.hpp"
 
 #ifndef GPURUN_VERSION
 #define GPURUN_VERSION "unknown"
@@ -37,15 +37,6 @@ void hash_field(detail::Sha256& h, std::string_view tag, std::string_view value)
     len[i] = static_cast<char>(n >> (8 * i));
   h.update(std::string_view(len, 8));
   h.update(value);
-}
-
-std::optional<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // `#include "name"` → {name, quoted=true}; `#include <name>` → {name, quoted=false}.

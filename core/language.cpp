@@ -4,9 +4,20 @@
 #include <cctype>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
+#include "core/read_file.hpp"
 
 namespace gpurun {
+
+KernelSource load_kernel_source(const std::filesystem::path& file) {
+  const Language language = detect_language(file);
+  auto text = read_file(file);
+  if (!text)
+    throw usage_error(fmt::format("{}: cannot read the kernel file", file.string()));
+  return KernelSource{std::move(*text), file, language};
+}
 
 Language detect_language(const std::filesystem::path& file) {
   std::string ext = file.extension().string();

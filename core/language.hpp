@@ -10,6 +10,10 @@ namespace gpurun {
 /// .cl → opencl, .metal → metal, .ptx → ptx). Throws Error(usage) naming the file otherwise.
 [[nodiscard]] Language detect_language(const std::filesystem::path& file);
 
+/// Reads a kernel file and detects its language. Throws Error(usage) naming the file when it
+/// cannot be read or its extension is unknown.
+[[nodiscard]] KernelSource load_kernel_source(const std::filesystem::path& file);
+
 /// "cuda", "hip", "opencl", "metal", "ptx".
 [[nodiscard]] std::string_view language_name(Language language);
 

@@ -2,9 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -30,18 +28,10 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw usage_error(fmt::format("{}: cannot read the kernel file", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// The kernel the request means, with its signature (from the C declaration, or from the .param
 /// list for PTX sources).
 struct ResolvedKernel {
-  std::string expression;      ///< as written: "saxpy<float>"
+  std::string expression; ///< as written: "saxpy<float>"
   KernelSignature signature;
   bool needs_lowering = false; ///< C++ linkage: ask the compiler for the mangled name
 };
@@ -56,17 +46,17 @@ ResolvedKernel resolve_kernel(const RunRequest& request, const KernelSource& sou
     resolved.expression = kernels.front().name;
   } else {
     std::vector<std::string> names;
-    for (const auto& k : kernels) names.push_back(k.name);
-    throw usage_error(fmt::format("--kernel: {} has {} kernels ({}); name one",
-                                  source.path.string(), kernels.size(),
-                                  names.empty() ? std::string("none")
-                                                : fmt::format("{}", fmt::join(names, ", "))));
+    for (const auto& k : kernels)
+      names.push_back(k.name);
+    throw usage_error(fmt::format(
+        "--kernel: {} has {} kernels ({}); name one", source.path.string(), kernels.size(),
+        names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
   }
   const KernelSignature& found = select_kernel(kernels, resolved.expression);
   if (found.is_template && resolved.expression.find('<') == std::string::npos)
-    throw usage_error(fmt::format(
-        "--kernel {}: a template kernel needs its arguments, e.g. --kernel '{}<float>'",
-        resolved.expression, found.name));
+    throw usage_error(
+        fmt::format("--kernel {}: a template kernel needs its arguments, e.g. --kernel '{}<float>'",
+                    resolved.expression, found.name));
   resolved.signature = instantiate(found, resolved.expression);
   resolved.needs_lowering = !is_ptx && !found.extern_c;
   return resolved;
@@ -92,7 +82,8 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
   if (!result.ok)
     throw Error(ExitCode::compile,
                 fmt::format("{}: compile failed\n{}", source.path.string(), result.log));
-  if (cache) cache->store(key, result);
+  if (cache)
+    cache->store(key, result);
   timings.compile_ms = ms_since(start);
   return result;
 }
@@ -140,20 +131,22 @@ RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
   outcome.device_name = props.name;
 
   // Load the source and find the kernel and its signature.
-  KernelSource source{read_text(request.source), request.source,
-                      detect_language(request.source)};
+  KernelSource source = load_kernel_source(request.source);
   trace("source read");
   ResolvedKernel kernel = resolve_kernel(request, source);
   outcome.kernel = kernel.expression;
 
-  if (!request.grid) throw usage_error("--grid: required (e.g. --grid 1 or --grid 2,2)");
-  if (!request.block) throw usage_error("--block: required (e.g. --block 256 or --block 16,16)");
+  if (!request.grid)
+    throw usage_error("--grid: required (e.g. --grid 1 or --grid 2,2)");
+  if (!request.block)
+    throw usage_error("--block: required (e.g. --block 256 or --block 16,16)");
   outcome.launch = LaunchConfig{*request.grid, *request.block, request.shared_bytes};
 
   // Bind and type-check the arguments before anything is compiled or allocated.
   std::vector<ArgSpec> specs;
   specs.reserve(request.args.size());
-  for (const auto& text : request.args) specs.push_back(parse_arg_spec(text));
+  for (const auto& text : request.args)
+    specs.push_back(parse_arg_spec(text));
   std::vector<BoundArg> bound = bind_args(kernel.signature, specs);
   trace("arguments bound");
 
@@ -168,7 +161,8 @@ RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
   outcome.timings.context_ms = ms_since(init_start);
   trace("context created");
   CompileOptions options = request.compile;
-  if (kernel.needs_lowering) options.name_expressions.push_back(kernel.expression);
+  if (kernel.needs_lowering)
+    options.name_expressions.push_back(kernel.expression);
   CompileResult compiled = compile_cached(*context, source, options, target.backend_name,
                                           request.use_cache, outcome.timings);
   trace("compiled (or cache hit)");
@@ -214,8 +208,8 @@ RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
                                     text, name));
     ArgSpec spec = parse_arg_spec(value);
     if (spec.kind != ArgSpec::Kind::buffer)
-      throw usage_error(fmt::format("--global {}: expected a buffer spec such as f32[4]:[1,2,3,4]",
-                                    text));
+      throw usage_error(
+          fmt::format("--global {}: expected a buffer spec such as f32[4]:[1,2,3,4]", text));
     BoundGlobal g{name, *symbol, make_host_buffer(spec, request.base_dir)};
     if (g.host.size_bytes() != symbol->size)
       throw usage_error(fmt::format("--global {}: {} bytes given for '{}', which has {} bytes",
@@ -227,7 +221,8 @@ RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
   trace("copied in");
 
   // Launch: the first launch produces the results; --repeat adds timing-only launches.
-  if (before_launch) before_launch(outcome);
+  if (before_launch)
+    before_launch(outcome);
   std::fflush(stdout);
   auto timer = context->create_timer();
   timer->start();
@@ -261,7 +256,8 @@ RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
     outcome.timings.kernel_samples_ms.push_back(timer->elapsed_ms());
   }
   double total = 0;
-  for (double s : outcome.timings.kernel_samples_ms) total += s;
+  for (double s : outcome.timings.kernel_samples_ms)
+    total += s;
   outcome.timings.kernel_ms = total / static_cast<double>(outcome.timings.kernel_samples_ms.size());
 
   // Check expectations.
@@ -269,17 +265,20 @@ RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
     auto [name, value] = split_name_value(text, "--expect");
     const BufferReport* got = nullptr;
     for (const auto& b : outcome.buffers)
-      if (b.name == name) got = &b;
+      if (b.name == name)
+        got = &b;
     if (got == nullptr)
       throw usage_error(fmt::format("--expect {}: no buffer named '{}'", text, name));
     HostBuffer expected = parse_expectation(value, got->after, request.base_dir);
     CheckReport check = compare_buffers(name, got->after, expected, request.rtol, request.atol);
-    if (!check.passed) outcome.status = "check_failed";
+    if (!check.passed)
+      outcome.status = "check_failed";
     outcome.checks.push_back(std::move(check));
   }
 
   if (request.save_dir)
-    for (const auto& b : outcome.buffers) save_buffer(*request.save_dir, b.name, b.after);
+    for (const auto& b : outcome.buffers)
+      save_buffer(*request.save_dir, b.name, b.after);
   return outcome;
 }
 

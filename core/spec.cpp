@@ -1,14 +1,13 @@
 #include "core/spec.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "core/dims.hpp"
 #include "core/error.hpp"
 #include "core/expr.hpp"
+#include "core/read_file.hpp"
 
 namespace gpurun {
 namespace fs = std::filesystem;
@@ -381,14 +380,12 @@ RunRequest spec_from_json(const json& doc, const std::string& name, const fs::pa
 }
 
 RunRequest read_spec(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  const auto text = read_file(path);
+  if (!text)
     throw usage_error(fmt::format("{}: cannot read the spec file", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
   json doc;
   try {
-    doc = json::parse(text.str());
+    doc = json::parse(*text);
   } catch (const json::parse_error& e) {
     // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, …".
     std::string what = e.what();
