@@ -10,7 +10,7 @@
 #include "core/language.hpp"
 #include "core/ptxas_info.hpp"
 #ifdef GPURUN_HAVE_NVRTC
-#include "backends/nvrtc/nvrtc.hpp"
+#include "backends/compilers/nvrtc.hpp"
 #endif
 
 namespace gpurun {

@@ -63,6 +63,7 @@ struct CompileOptions {
   std::string std_version;               ///< "c++17"; empty = compiler default
   std::string arch;      ///< "sm_90" (binary) / "compute_90" (PTX); empty = the device's own
   std::vector<std::string> extra;        ///< passed through (--opt)
+  std::string compiler;                  ///< CUDA compiler: "nvrtc", "clang"; empty = automatic
   bool line_info = true;                 ///< -lineinfo (the emulator maps PTX lines to source)
   /// Kernel names as written in the source (possibly templates: "saxpy<float>") whose lowered
   /// (mangled) names the compiler should report.
@@ -187,8 +188,9 @@ public:
   [[nodiscard]] virtual std::unique_ptr<Timer> create_timer() = 0;
 
   /// Identifies the compiler and target for the compile cache key ("nvrtc 13.0 sm_90"); changes
-  /// whenever compile() could produce different output. Optional hook; default: empty.
-  [[nodiscard]] virtual std::string compiler_id() const { return {}; }
+  /// whenever compile() with these options could produce different output. Optional hook;
+  /// default: empty.
+  [[nodiscard]] virtual std::string compiler_id(const CompileOptions& options) const { return {}; }
   /// Names a buffer for diagnostics (memcheck findings name it). Optional hook; default: no-op.
   virtual void name_buffer(const Buffer& buffer, const std::string& name) {}
 

@@ -250,6 +250,7 @@ std::string CompileCache::key(const KernelSource& source, const CompileOptions& 
     hash_field(h, "-I", i);
   hash_field(h, "std", options.std_version);
   hash_field(h, "arch", options.arch);
+  hash_field(h, "compiler-choice", options.compiler);
   for (const auto& e : options.extra)
     hash_field(h, "opt", e);
   hash_field(h, "lineinfo", options.line_info ? "1" : "0");

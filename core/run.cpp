@@ -71,7 +71,7 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
   std::string key;
   if (use_cache) {
     cache.emplace(CompileCache::default_dir());
-    key = cache->key(source, options, context.compiler_id(), backend);
+    key = cache->key(source, options, context.compiler_id(options), backend);
     if (auto hit = cache->load(key)) {
       timings.cache_hit = true;
       timings.compile_ms = ms_since(start);

@@ -11,7 +11,7 @@
 #include "backends/cpu/module.hpp"
 #include "core/error.hpp"
 #ifdef GPURUN_HAVE_NVRTC
-#include "backends/nvrtc/nvrtc.hpp"
+#include "backends/compilers/cuda_compiler.hpp"
 #endif
 
 namespace gpurun::cpu {
@@ -148,25 +148,11 @@ CompileResult CpuContext::compile(const KernelSource& source, const CompileOptio
   }
   if (source.language != Language::cuda && source.language != Language::hip)
     throw unavailable_error("the cpu backend compiles CUDA, HIP and PTX sources only");
-#ifdef GPURUN_HAVE_NVRTC
-  const auto& probe = nvrtc::probe();
-  if (!probe.available)
-    throw unavailable_error(fmt::format("cpu backend needs NVRTC to compile {}: {}",
-                                        source.path.filename().string(), probe.reason));
-  return nvrtc::compile(source, options, ptx_target(options));
-#else
-  throw unavailable_error(
-      "this gpurun was built without NVRTC: the cpu backend runs .ptx files only");
-#endif
+  return compilers::compile_cuda(source, options, ptx_target(options));
 }
 
-std::string CpuContext::compiler_id() const {
-#ifdef GPURUN_HAVE_NVRTC
-  const auto& probe = nvrtc::probe();
-  if (probe.available)
-    return fmt::format("nvrtc {} ptx-emulator", probe.version);
-#endif
-  return "ptx-emulator";
+std::string CpuContext::compiler_id(const CompileOptions& options) const {
+  return compilers::compiler_id(options) + " ptx-emulator";
 }
 
 std::unique_ptr<Module> CpuContext::load(const CompileResult& compiled) {

@@ -29,7 +29,7 @@ public:
   void launch(Function& fn, const LaunchConfig& config, const ArgPack& args) override;
   void synchronize(std::optional<double> timeout_s = std::nullopt) override;
   [[nodiscard]] std::unique_ptr<Timer> create_timer() override;
-  [[nodiscard]] std::string compiler_id() const override;
+  [[nodiscard]] std::string compiler_id(const CompileOptions& options) const override;
   void name_buffer(const Buffer& buffer, const std::string& name) override;
   [[nodiscard]] std::map<std::string, double> last_launch_stats() const override;
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "backends/nvrtc/dynamic_library.hpp"
+#include "backends/kit/dynamic_library.hpp"
 
 namespace gpurun::cuda {
 

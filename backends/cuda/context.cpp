@@ -6,12 +6,13 @@
 #include <iostream>
 #include <thread>
 
+#include "backends/compilers/cuda_compiler.hpp"
+#include "backends/compilers/nvrtc.hpp"
 #include "backends/cuda/buffer.hpp"
 #include "backends/cuda/error.hpp"
 #include "backends/cuda/module.hpp"
 #include "backends/cuda/target.hpp"
 #include "backends/cuda/timer.hpp"
-#include "backends/nvrtc/nvrtc.hpp"
 
 namespace gpurun::cuda {
 namespace {
@@ -161,7 +162,8 @@ CompileResult CudaContext::compile(const KernelSource& source, const CompileOpti
   }
   if (source.language != Language::cuda)
     throw usage_error("the cuda backend compiles CUDA (.cu) and PTX (.ptx) sources only");
-  return nvrtc::compile(source, options, options.arch.empty() ? default_target() : options.arch);
+  return compilers::compile_cuda(source, options,
+                                 options.arch.empty() ? default_target() : options.arch);
 }
 
 std::unique_ptr<Module> CudaContext::load(const CompileResult& compiled) {
@@ -275,10 +277,8 @@ std::unique_ptr<Timer> CudaContext::create_timer() {
   return std::make_unique<CudaTimer>(m_state);
 }
 
-std::string CudaContext::compiler_id() const {
-  const auto& nv = nvrtc::probe();
-  return fmt::format("nvrtc {} {}", nv.available ? nv.version : std::string("unavailable"),
-                     default_target());
+std::string CudaContext::compiler_id(const CompileOptions& options) const {
+  return fmt::format("{} {}", compilers::compiler_id(options), default_target());
 }
 
 } // namespace gpurun::cuda

@@ -27,7 +27,7 @@ public:
   void launch(Function& fn, const LaunchConfig& config, const ArgPack& args) override;
   void synchronize(std::optional<double> timeout_s = std::nullopt) override;
   [[nodiscard]] std::unique_ptr<Timer> create_timer() override;
-  [[nodiscard]] std::string compiler_id() const override;
+  [[nodiscard]] std::string compiler_id(const CompileOptions& options) const override;
 
   /// The target compile() uses when options.arch is empty: the device's sm_XX, or the newest
   /// compute_XX this NVRTC knows when it predates the device (the driver then JITs the PTX).

@@ -10,7 +10,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cuda/backend.hpp"
-#include "backends/nvrtc/nvrtc.hpp"
+#include "backends/compilers/nvrtc.hpp"
 #include "core/error.hpp"
 
 namespace gpurun::test {

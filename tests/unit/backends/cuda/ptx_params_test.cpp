@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "backends/nvrtc/nvrtc.hpp"
+#include "backends/compilers/nvrtc.hpp"
 
 namespace gpurun {
 namespace {

@@ -5,14 +5,11 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/compilers/availability.hpp"
 
 namespace gpurun::nvrtc {
 
-struct Availability {
-  bool available = false;
-  std::string reason;  ///< why not ("libnvrtc.so.13 … not found")
-  std::string version; ///< "13.0"
-};
+using Availability = compilers::Availability;
 
 /// Loads NVRTC once (thread-safe) and reports whether it is usable.
 [[nodiscard]] const Availability& probe();

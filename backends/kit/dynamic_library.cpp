@@ -1,4 +1,4 @@
-#include "backends/nvrtc/dynamic_library.hpp"
+#include "backends/kit/dynamic_library.hpp"
 
 #include <dlfcn.h>
 

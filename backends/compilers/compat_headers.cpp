@@ -1,4 +1,4 @@
-#include "backends/nvrtc/compat_headers.hpp"
+#include "backends/compilers/compat_headers.hpp"
 
 #include <array>
 

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "backends/nvrtc/dynamic_library.hpp"
-#include "backends/nvrtc/nvrtc.hpp"
+#include "backends/compilers/nvrtc.hpp"
+#include "backends/kit/dynamic_library.hpp"
 
 namespace gpurun::nvrtc {
 

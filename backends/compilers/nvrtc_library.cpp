@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 #include <vector>
 
-#include "backends/nvrtc/api.hpp"
+#include "backends/compilers/nvrtc_api.hpp"
 
 namespace gpurun::nvrtc {
 namespace {
@@ -69,6 +69,7 @@ Library load() {
   lib.handle = std::move(opened.handle);
   lib.availability.available = true;
   lib.availability.version = fmt::format("{}.{}", lib.major, lib.minor);
+  lib.availability.location = opened.path;
   return lib;
 }
 

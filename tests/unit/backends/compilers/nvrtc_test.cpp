@@ -1,5 +1,5 @@
 // NVRTC compiles real CUDA source here: no GPU is needed for PTX or cubin output.
-#include "backends/nvrtc/nvrtc.hpp"
+#include "backends/compilers/nvrtc.hpp"
 
 #include <gtest/gtest.h>
 

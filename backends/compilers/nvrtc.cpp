@@ -1,4 +1,4 @@
-#include "backends/nvrtc/nvrtc.hpp"
+#include "backends/compilers/nvrtc.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -8,8 +8,8 @@
 #include <system_error>
 #include <vector>
 
-#include "backends/nvrtc/api.hpp"
-#include "backends/nvrtc/compat_headers.hpp"
+#include "backends/compilers/compat_headers.hpp"
+#include "backends/compilers/nvrtc_api.hpp"
 #include "core/error.hpp"
 
 namespace gpurun::nvrtc {
