@@ -1,7 +1,9 @@
 #!/bin/sh
-# Installs what gpurun needs to build and test on Debian 12 (idempotent; skips what is present).
+# Installs what gpurun needs to build and test on Debian 12, all from Debian main (idempotent;
+# skips what is present). clang and libclc compile CUDA kernels to PTX when no NVRTC is installed.
 set -eu
-pkgs="build-essential cmake libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libbenchmark-dev python3-numpy"
+pkgs="build-essential cmake git libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
+libbenchmark-dev python3-numpy clang libclc-14"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -10,5 +12,5 @@ if [ -n "$missing" ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi

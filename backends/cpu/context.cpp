@@ -10,9 +10,7 @@
 #include "backends/cpu/emu/address_space.hpp"
 #include "backends/cpu/module.hpp"
 #include "core/error.hpp"
-#ifdef GPURUN_HAVE_NVRTC
 #include "backends/compilers/cuda_compiler.hpp"
-#endif
 
 namespace gpurun::cpu {
 

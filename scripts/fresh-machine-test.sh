@@ -1,0 +1,87 @@
+#!/bin/bash
+# Builds a clean Debian 12 root with debootstrap (from Debian's archive), clones this repository
+# into it, runs exactly the README's two commands there (as a new user would: no CUDA toolkit, no
+# GPU) and prints pass/fail and the wall time of each.
+#
+# Usage (as root): scripts/fresh-machine-test.sh [WORKDIR]
+#   WORKDIR           where the root is made (default /tmp/gpurun-fresh); removed first
+#   MIRROR=URL        Debian mirror (default http://deb.debian.org/debian)
+#   REPO=PATH|URL     what to clone (default: this checkout's HEAD)
+#   KEEP_BASE=1       reuse WORKDIR/base.tar.gz from an earlier run instead of a new debootstrap
+set -u
+cd "$(dirname "$0")/.."
+SRC=$PWD
+WORK=${1:-/tmp/gpurun-fresh}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+REPO=${REPO:-$SRC}
+ROOT=$WORK/root
+
+die() { echo "fresh-machine-test: $*" >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || die "must run as root (debootstrap and chroot)"
+command -v debootstrap >/dev/null || die "debootstrap not found (apt-get install debootstrap)"
+
+# The README's commands: the first two lines of its first ```sh block.
+mapfile -t CMDS < <(awk '/^```sh/{f=1;next} /^```/{if(f)exit} f' "$SRC/README.md" | head -2)
+[ "${#CMDS[@]}" -eq 2 ] || die "README.md does not start with two commands in a \`\`\`sh block"
+
+unmount_all() {
+  for m in dev/pts dev proc sys; do
+    mountpoint -q "$ROOT/$m" 2>/dev/null && umount -l "$ROOT/$m"
+  done
+}
+trap unmount_all EXIT
+
+unmount_all
+mkdir -p "$WORK"
+rm -rf "$ROOT"
+mkdir -p "$ROOT"
+start=$(date +%s)
+if [ "${KEEP_BASE:-0}" = 1 ] && [ -f "$WORK/base.tar.gz" ]; then
+  tar -C "$ROOT" -xzf "$WORK/base.tar.gz" || die "cannot unpack $WORK/base.tar.gz"
+else
+  debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 ||
+    die "debootstrap failed (see $WORK/debootstrap.log)"
+  tar -C "$ROOT" -czf "$WORK/base.tar.gz" .
+fi
+echo "clean Debian 12 root: $ROOT ($(($(date +%s) - start)) s)"
+
+# What a user's machine would have before the README: git to clone, and nothing of CUDA.
+cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+mount -t proc proc "$ROOT/proc"
+mount -t sysfs sys "$ROOT/sys"
+mount --bind /dev "$ROOT/dev"
+mount --bind /dev/pts "$ROOT/dev/pts"
+in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root TERM=dumb \
+  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"; }
+in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git ca-certificates" \
+  >"$WORK/git.log" 2>&1 || die "cannot install git in the root (see $WORK/git.log)"
+[ -e "$ROOT/usr/local/cuda" ] && die "the root has /usr/local/cuda: not a fresh machine"
+
+rm -rf "$ROOT/root/gpurun"
+if [ -d "$REPO" ]; then
+  git clone -q "$REPO" "$ROOT/root/gpurun" || die "cannot clone $REPO"
+else
+  in_root "git clone -q '$REPO' /root/gpurun" || die "cannot clone $REPO"
+fi
+echo "cloned $(git -C "$ROOT/root/gpurun" log -1 --format='%h %s')"
+
+declare -a results
+status=0
+for i in 0 1; do
+  cmd=${CMDS[$i]}
+  log="$WORK/command$((i + 1)).log"
+  echo "command $((i + 1)): $cmd"
+  t0=$(date +%s)
+  in_root "cd /root/gpurun && $cmd" >"$log" 2>&1
+  rc=$?
+  secs=$(($(date +%s) - t0))
+  if [ $rc -eq 0 ]; then verdict=PASS; else verdict="FAIL (exit $rc)"; status=1; fi
+  results+=("$(printf 'command %d  %-14s %4d min %02d s   log: %s' $((i + 1)) "$verdict" \
+    $((secs / 60)) $((secs % 60)) "$log")")
+  tail -n 15 "$log" | sed 's/^/  | /'
+done
+
+echo
+echo "fresh Debian 12 (bookworm minbase, no CUDA), README commands:"
+printf '%s\n' "${results[@]}"
+exit $status
