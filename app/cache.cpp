@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
-#include "core/compile_cache.hpp"
+#include "pipeline/compile_cache.hpp"
 
 namespace gpurun {
 

@@ -4,14 +4,13 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "backends/compilers/cuda_compiler.hpp"
+#include "backends/compilers/ptxas_info.hpp"
 #include "backends/registry.hpp"
-#include "core/atomic_file.hpp"
-#include "core/error.hpp"
-#include "core/language.hpp"
-#include "core/ptxas_info.hpp"
-#ifdef GPURUN_HAVE_NVRTC
-#include "backends/compilers/nvrtc.hpp"
-#endif
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
+#include "pipeline/language.hpp"
+#include "pipeline/target.hpp"
 
 namespace gpurun {
 
@@ -37,18 +36,21 @@ std::string virtual_arch(const std::string& arch) {
   return arch;
 }
 
-/// Registers, shared, stack and spills per kernel. For CUDA sources ptxas's own report is used
-/// (NVRTC compiles to a cubin for the target, no GPU needed); otherwise the loaded module's
+bool is_cuda_source(const KernelSource& source) {
+  return source.language == Language::cuda || source.language == Language::hip;
+}
+
+/// Registers, shared, stack and spills per kernel. For CUDA sources compiled by NVRTC ptxas's
+/// own report is used (a cubin for the target, no GPU needed); otherwise the loaded module's
 /// attributes.
-void print_resources(const KernelSource& source, CompileOptions options, Backend& backend,
-                     Device& device, Context& context, const CompileResult& compiled) {
-#ifdef GPURUN_HAVE_NVRTC
-  if (source.language == Language::cuda || source.language == Language::hip) {
+void print_resources(const KernelSource& source, CompileOptions options, const Target& target,
+                     Context& context, const CompileResult& compiled) {
+  if (is_cuda_source(source) && compilers::choose(options).name == "nvrtc") {
     std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch : std::string("sm_90");
     if (options.arch.rfind("compute_", 0) == 0)
       arch = "sm_" + options.arch.substr(8);
     options.extra.push_back("--ptxas-options=-v");
-    CompileResult cubin = nvrtc::compile(source, options, arch);
+    CompileResult cubin = compilers::compile_cuda(source, options, arch);
     if (!cubin.ok)
       throw Error(ExitCode::compile, fmt::format("compile failed\n{}", cubin.log));
     fmt::print("{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", "kernel", "registers",
@@ -60,7 +62,6 @@ void print_resources(const KernelSource& source, CompileOptions options, Backend
     fmt::print("(ptxas for {}, {})\n", arch, cubin.compiler_version);
     return;
   }
-#endif
   auto module = context.load(compiled);
   fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
              "local bytes", "max threads");
@@ -70,25 +71,29 @@ void print_resources(const KernelSource& source, CompileOptions options, Backend
                a.registers < 0 ? std::string("-") : std::to_string(a.registers),
                a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
   }
-  fmt::print("({} on {}, {})\n", compiled.target, backend.name(), device.properties().name);
+  fmt::print("({} on {})\n", compiled.target, target.label());
 }
 
 void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
-  Backend& backend = env.registry.select(o.backend);
-  Device& device = env.registry.device(backend, 0);
-  auto context = device.create_context({});
-
   KernelSource source = load_kernel_source(o.file);
+  const Target target = select_target(env.registry, {o.backend, 0, source.language});
+  auto context = target.device->create_context({});
+
   CompileOptions options;
   options.defines = o.defines;
   options.include_dirs = o.include_dirs;
   options.std_version = o.std_version;
   options.extra = o.opts;
-  options.arch = o.arch.empty() ? device.properties().arch : o.arch;
+  options.arch = o.arch.empty() ? target.device->properties().arch : o.arch;
   if (o.ptx)
     options.arch = virtual_arch(options.arch);
 
-  CompileResult result = context->compile(source, options);
+  // An explicit sm_XX asks for that GPU's binary, which a CUDA compiler makes without any GPU;
+  // otherwise the target's backend compiles for its own device.
+  const bool explicit_binary = !o.arch.empty() && !o.ptx && o.arch.starts_with("sm_");
+  CompileResult result = explicit_binary && is_cuda_source(source)
+                             ? compilers::compile_cuda(source, options, options.arch)
+                             : context->compile(source, options);
   if (!result.ok)
     throw Error(ExitCode::compile, fmt::format("{}: compile failed\n{}", o.file, result.log));
   if (!result.log.empty())
@@ -107,7 +112,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   }
 
   if (o.resources)
-    print_resources(source, options, backend, device, *context, result);
+    print_resources(source, options, target, *context, result);
 }
 
 } // namespace

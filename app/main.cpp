@@ -10,22 +10,25 @@
 
 #include "app/command.hpp"
 #include "backends/registry.hpp"
-#include "core/error.hpp"
-#include "core/process_clock.hpp"
+#include "base/error.hpp"
+#include "base/process_clock.hpp"
 
 namespace {
 
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
 /// not one of ours (or a top-level flag).
 std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const char* commands[] = {"run",     "bench", "compare", "threads",
+  static const char* commands[] = {"run",     "bench",   "compare", "threads",
                                    "devices", "compile", "cache"};
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return args;
+  if (args.empty())
+    return args;
   const std::string& first = args.front();
-  if (first == "-h" || first == "--help" || first == "--version") return args;
+  if (first == "-h" || first == "--help" || first == "--version")
+    return args;
   for (const char* c : commands)
-    if (first == c) return args;
+    if (first == c)
+      return args;
   args.insert(args.begin(), "run");
   return args;
 }

@@ -1,19 +1,42 @@
 // `gpurun run FILE …` (also the default command): run one kernel and report.
+#include <algorithm>
 #include <iostream>
-#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
 #include "app/run_options.hpp"
-#include "backends/registry.hpp"
-#include "core/error.hpp"
-#include "core/process_clock.hpp"
-#include "core/report.hpp"
-#include "core/run.hpp"
+#include "base/error.hpp"
+#include "base/process_clock.hpp"
+#include "output/run_report.hpp"
+#include "pipeline/collect.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/language.hpp"
+#include "pipeline/prepare.hpp"
+#include "pipeline/target.hpp"
 
 namespace gpurun {
+
+namespace {
+
+void report(const RunOutcome& outcome, const RunRequest& request) {
+  if (request.json) {
+    std::cout << to_json(outcome).dump(2) << '\n';
+    return;
+  }
+  if (!request.quiet) {
+    std::cout << render_results(outcome, request.print);
+    return;
+  }
+  // --quiet: only failures, each once.
+  const bool failed = std::any_of(outcome.checks.begin(), outcome.checks.end(),
+                                  [](const CheckReport& c) { return !c.passed; });
+  if (failed)
+    std::cout << render_results(outcome, "none");
+}
+
+} // namespace
 
 void add_run_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("run", "Run one kernel (the default command: gpurun FILE …)");
@@ -24,29 +47,26 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     RunRequest request = make_run_request(*cmd, *options);
     trace("request built");
     const double select_start = ms_since_process_start();
-    Backend& backend = env.registry.select(request.backend);
-    RunTarget target{backend.name(), request.device, &env.registry.device(backend, request.device)};
+    const Target target = select_target(
+        env.registry, {request.backend, request.device, detect_language(request.source)});
     const double select_ms = ms_since_process_start() - select_start;
     trace("backend selected");
 
-    BeforeLaunch before_launch;
+    PreparedRun run = prepare(request, target);
     if (!request.json && !request.quiet)
-      before_launch = [](const RunOutcome& o) { std::cout << render_launch_line(o) << std::flush; };
-    RunOutcome outcome = run_kernel(request, target, before_launch);
-    outcome.timings.init_ms = select_ms;
-    outcome.timings.total_ms = ms_since_process_start();
+      std::cout << render_launch_line(run.outcome) << std::flush;
+    execute(run, request.timeout_s);
+    collect(run, request);
+    execute_timed(run, request.repeat - 1, request.timeout_s);
+    run.outcome.timings.init_ms = select_ms;
+    run.outcome.timings.total_ms = ms_since_process_start();
 
-    if (request.json)
-      std::cout << to_json(outcome).dump(2) << '\n';
-    else if (!request.quiet)
-      std::cout << render_results(outcome, request.print);
-    else
-      for (const auto& check : outcome.checks)
-        if (!check.passed) std::cout << render_results(outcome, "none");
+    report(run.outcome, request);
     trace("reported");
     // The driver releases a process's contexts when it exits; destroying ours first only delays
     // the exit (docs/ARCHITECTURE.md, Decisions).
-    exit_without_teardown(outcome.status == "ok" ? 0 : static_cast<int>(ExitCode::check_failed));
+    exit_without_teardown(run.outcome.status == "ok" ? 0
+                                                     : static_cast<int>(ExitCode::check_failed));
   });
 }
 

@@ -1,13 +1,11 @@
 #include "app/run_options.hpp"
 
-#include <set>
-
 #include <fmt/format.h>
 
-#include "core/dims.hpp"
-#include "core/error.hpp"
-#include "core/expr.hpp"
-#include "core/spec.hpp"
+#include "base/dims.hpp"
+#include "base/error.hpp"
+#include "base/expr.hpp"
+#include "pipeline/spec.hpp"
 
 namespace gpurun {
 
@@ -27,8 +25,7 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("-I", o.include_dirs, "Include directory")->allow_extra_args(false);
   cmd.add_option("--std", o.std_version, "Language standard (c++17, c++20)");
   cmd.add_option("--arch", o.arch, "Target architecture (sm_90, compute_90)");
-  cmd.add_option("--opt", o.opts, "Extra compiler option, passed through")
-      ->allow_extra_args(false);
+  cmd.add_option("--opt", o.opts, "Extra compiler option, passed through")->allow_extra_args(false);
   cmd.add_option("--print", o.print, "Buffers to print: outputs (default), all, none, or NAMES");
   cmd.add_option("--save", o.save_dir, "Write every buffer as DIR/NAME.npy");
   cmd.add_option("--expect", o.expects, "Expected output: NAME=@ref.npy | NAME=[…] | NAME=SPEC")
@@ -50,7 +47,9 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
 }
 
 namespace {
-bool given(const CLI::App& cmd, const char* name) { return cmd.get_option(name)->count() > 0; }
+bool given(const CLI::App& cmd, const char* name) {
+  return cmd.get_option(name)->count() > 0;
+}
 
 bool is_spec_file(const std::string& path) {
   return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
@@ -58,8 +57,7 @@ bool is_spec_file(const std::string& path) {
 } // namespace
 
 RunRequest make_run_request(const CLI::App& cmd, const RunOptions& o) {
-  RunRequest flags;
-  std::set<std::string> set;
+  RunOverrides flags;
   std::string spec_path = o.spec;
   if (is_spec_file(o.file)) {
     if (!spec_path.empty())
@@ -67,51 +65,59 @@ RunRequest make_run_request(const CLI::App& cmd, const RunOptions& o) {
     spec_path = o.file;
   } else {
     flags.source = o.file;
-    set.insert("source");
   }
   flags.base_dir = std::filesystem::current_path();
-  if (given(cmd, "--kernel")) flags.kernel = o.kernel, set.insert("kernel");
-  if (given(cmd, "--grid")) flags.grid = parse_dims(o.grid, "--grid"), set.insert("grid");
-  if (given(cmd, "--block")) flags.block = parse_dims(o.block, "--block"), set.insert("block");
+  if (given(cmd, "--kernel"))
+    flags.kernel = o.kernel;
+  if (given(cmd, "--grid"))
+    flags.grid = parse_dims(o.grid, "--grid");
+  if (given(cmd, "--block"))
+    flags.block = parse_dims(o.block, "--block");
   if (given(cmd, "--shared")) {
     const long long bytes = eval_int_expr(o.shared, "--shared");
-    if (bytes < 0) throw usage_error(fmt::format("--shared {}: must be ≥ 0", o.shared));
+    if (bytes < 0)
+      throw usage_error(fmt::format("--shared {}: must be ≥ 0", o.shared));
     flags.shared_bytes = static_cast<std::size_t>(bytes);
-    set.insert("shared_bytes");
   }
-  if (given(cmd, "--arg")) flags.args = o.args, set.insert("args");
-  if (given(cmd, "--global")) flags.globals = o.globals, set.insert("globals");
-  if (given(cmd, "--expect")) flags.expects = o.expects, set.insert("expect");
-  if (given(cmd, "--rtol")) flags.rtol = o.rtol, set.insert("rtol");
-  if (given(cmd, "--atol")) flags.atol = o.atol, set.insert("atol");
-  if (given(cmd, "-D")) flags.compile.defines = o.defines, set.insert("defines");
-  if (given(cmd, "-I")) flags.compile.include_dirs = o.include_dirs, set.insert("include_dirs");
-  if (given(cmd, "--std")) flags.compile.std_version = o.std_version, set.insert("std");
-  if (given(cmd, "--arch")) flags.compile.arch = o.arch, set.insert("arch");
-  if (given(cmd, "--opt")) flags.compile.extra = o.opts, set.insert("options");
-  if (given(cmd, "--print")) flags.print = o.print, set.insert("print");
-  if (given(cmd, "--save")) flags.save_dir = o.save_dir, set.insert("save");
-  if (given(cmd, "--repeat")) flags.repeat = o.repeat, set.insert("repeat");
-  if (given(cmd, "--timeout")) flags.timeout_s = o.timeout_s, set.insert("timeout");
-  if (given(cmd, "--backend")) flags.backend = o.backend, set.insert("backend");
-  if (given(cmd, "--device")) flags.device = o.device, set.insert("device");
-  flags.cpu_threads = o.cpu_threads;
-  flags.json = o.json;
-  flags.use_cache = !o.no_cache;
-  flags.memcheck = o.memcheck;
-  flags.stats = o.stats;
-  flags.quiet = o.quiet;
+  if (given(cmd, "--arg"))
+    flags.args = o.args;
+  if (given(cmd, "--global"))
+    flags.globals = o.globals;
+  if (given(cmd, "--expect"))
+    flags.expects = o.expects;
+  if (given(cmd, "--rtol"))
+    flags.rtol = o.rtol;
+  if (given(cmd, "--atol"))
+    flags.atol = o.atol;
+  flags.more_defines = o.defines;
+  flags.more_include_dirs = o.include_dirs;
+  flags.more_options = o.opts;
+  if (given(cmd, "--std"))
+    flags.std_version = o.std_version;
+  if (given(cmd, "--arch"))
+    flags.arch = o.arch;
+  if (given(cmd, "--print"))
+    flags.print = o.print;
+  if (given(cmd, "--save"))
+    flags.save_dir = o.save_dir;
+  if (given(cmd, "--repeat"))
+    flags.repeat = o.repeat;
+  if (given(cmd, "--timeout"))
+    flags.timeout_s = o.timeout_s;
+  if (given(cmd, "--backend"))
+    flags.backend = o.backend;
+  if (given(cmd, "--device"))
+    flags.device = o.device;
 
-  if (spec_path.empty()) return flags;
-  RunRequest request = read_spec(spec_path);
-  apply_overrides(request, flags, set);
+  RunRequest request = spec_path.empty() ? RunRequest{} : read_spec(spec_path);
+  apply_overrides(request, flags);
   // Flags that only exist on the command line.
-  request.cpu_threads = flags.cpu_threads;
-  request.json = flags.json;
-  request.use_cache = flags.use_cache;
-  request.memcheck = flags.memcheck;
-  request.stats = flags.stats;
-  request.quiet = flags.quiet;
+  request.cpu_threads = o.cpu_threads;
+  request.json = o.json;
+  request.use_cache = !o.no_cache;
+  request.memcheck = o.memcheck;
+  request.stats = o.stats;
+  request.quiet = o.quiet;
   return request;
 }
 

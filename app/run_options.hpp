@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/run_request.hpp"
+#include "pipeline/run_request.hpp"
 
 namespace gpurun {
 

@@ -11,12 +11,13 @@
 
 #include "app/command.hpp"
 #include "backends/registry.hpp"
-#include "core/dims.hpp"
-#include "core/error.hpp"
-#include "core/launch_limits.hpp"
-#include "core/thread_capture.hpp"
-#include "core/thread_filter.hpp"
-#include "core/thread_table.hpp"
+#include "base/dims.hpp"
+#include "base/error.hpp"
+#include "pipeline/launch_limits.hpp"
+#include "pipeline/target.hpp"
+#include "threads/thread_capture.hpp"
+#include "threads/thread_filter.hpp"
+#include "threads/thread_table.hpp"
 
 namespace gpurun {
 
@@ -37,38 +38,34 @@ struct ThreadsOptions {
 };
 
 /// The device whose limits and warp size apply, if any.
-struct Target {
-  std::string backend;
-  int index = 0;
-  Device* device = nullptr;
-  [[nodiscard]] std::string label() const {
-    return device == nullptr ? std::string("none")
-                             : fmt::format("{}:{} ({})", backend, index, device->properties().name);
-  }
+struct ThreadsTarget {
+  std::optional<Target> selected;
+  [[nodiscard]] Device* device() const { return selected ? selected->device : nullptr; }
+  [[nodiscard]] std::string label() const { return selected ? selected->label() : "none"; }
 };
 
 // --run and an explicit --backend need their device; otherwise a device only lends its warp size
 // and limits, and without one the sm_90 defaults of DeviceProperties apply.
-Target find_target(const BackendRegistry& registry, const ThreadsOptions& o) {
+ThreadsTarget find_target(const BackendRegistry& registry, const ThreadsOptions& o) {
   const bool required = o.run || (o.backend != "auto" && !o.backend.empty());
+  const TargetRequest request{o.backend, o.device,
+                              o.run ? std::optional(Language::cuda) : std::nullopt};
   try {
-    Backend& backend = registry.select(o.backend);
-    Device& device = registry.device(backend, o.device);
-    return Target{backend.name(), o.device, &device};
+    return ThreadsTarget{select_target(registry, request)};
   } catch (const Error&) {
     if (required)
       throw;
-    return Target{};
+    return ThreadsTarget{};
   }
 }
 
-unsigned choose_warp_size(const CLI::App& cmd, const ThreadsOptions& o, const Target& target,
+unsigned choose_warp_size(const CLI::App& cmd, const ThreadsOptions& o, const ThreadsTarget& target,
                           std::string& source) {
   const bool given = cmd.count("--warp-size") != 0;
   if (given && o.warp_size == 0)
     throw usage_error("--warp-size 0: must be at least 1");
   if (o.run) {
-    const auto device_ws = static_cast<unsigned>(target.device->properties().warp_size);
+    const auto device_ws = static_cast<unsigned>(target.device()->properties().warp_size);
     if (given && o.warp_size != device_ws)
       throw usage_error(fmt::format("--warp-size {} differs from the warp size {} of {} (--run "
                                     "compares with the device)",
@@ -78,16 +75,16 @@ unsigned choose_warp_size(const CLI::App& cmd, const ThreadsOptions& o, const Ta
     source = "--warp-size";
     return o.warp_size;
   }
-  if (target.device != nullptr) {
+  if (target.device() != nullptr) {
     source = target.label();
-    return static_cast<unsigned>(target.device->properties().warp_size);
+    return static_cast<unsigned>(target.device()->properties().warp_size);
   }
   source = "default (no device available)";
   return 32;
 }
 
 nlohmann::ordered_json document_head(const WarpSummary& summary, const std::string& warp_source,
-                                     const Target& target) {
+                                     const ThreadsTarget& target) {
   return {{"grid", dims_json(summary.grid)}, {"block", dims_json(summary.block)},
           {"warp_size", summary.warp_size},  {"warp_size_source", warp_source},
           {"device", target.label()},        {"summary", to_json(summary)}};
@@ -119,10 +116,10 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
   if (!o.run && cmd.count("--order") != 0)
     throw usage_error("--order: only applies with --run");
 
-  const Target target = find_target(env.registry, o);
+  const ThreadsTarget target = find_target(env.registry, o);
   const DeviceProperties defaults; // sm_90 limits when no device is involved
   validate_launch(LaunchConfig{grid, block, 0},
-                  target.device != nullptr ? target.device->properties() : defaults);
+                  target.device() != nullptr ? target.device()->properties() : defaults);
   std::string warp_source;
   const ThreadLayout layout(grid, block, choose_warp_size(cmd, o, target, warp_source));
   const WarpSummary summary = summarize(layout);
@@ -150,11 +147,11 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
 
   const std::optional<double> timeout =
       o.timeout_s > 0 ? std::optional<double>(o.timeout_s) : std::nullopt;
-  const Capture capture = capture_threads(*target.device, layout, timeout);
+  const Capture capture = capture_threads(*target.selected, layout, timeout);
   const CapturedTable table(capture, order);
   const CaptureCheck check = check_capture(capture);
   const Placement placement = placement_of(capture);
-  const int sms = target.device->properties().multiprocessors;
+  const int sms = target.device()->properties().multiprocessors;
   env.exit_code = check.ok() ? 0 : static_cast<int>(ExitCode::check_failed);
 
   summary_text += fmt::format("captured on {} · order: {} · timestamp: {}\n", target.label(),
@@ -162,7 +159,7 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
   switch (view.format) {
   case TableFormat::json: {
     auto head = document_head(summary, warp_source, target);
-    head["backend"] = target.backend;
+    head["backend"] = target.selected->backend_name();
     head["order"] = o.order;
     head["timestamp_unit"] = table.timestamp_unit();
     head["check"] = to_json(check);

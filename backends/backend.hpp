@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -16,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/dims.hpp"
+#include "base/dims.hpp"
 
 namespace gpurun {
 
@@ -28,19 +29,19 @@ enum class Language { cuda, hip, opencl, metal, ptx };
 
 /// Static properties of a device, filled by the backend.
 struct DeviceProperties {
-  std::string name;           ///< "NVIDIA H200", "gpurun PTX emulator"
-  std::string vendor;         ///< "NVIDIA", "gpurun"
-  std::string arch;           ///< "sm_90"
-  int compute_major = 0;      ///< compute capability, where it applies
+  std::string name;      ///< "NVIDIA H200", "gpurun PTX emulator"
+  std::string vendor;    ///< "NVIDIA", "gpurun"
+  std::string arch;      ///< "sm_90"
+  int compute_major = 0; ///< compute capability, where it applies
   int compute_minor = 0;
-  int multiprocessors = 0;    ///< SMs (CPU backend: worker threads)
+  int multiprocessors = 0; ///< SMs (CPU backend: worker threads)
   int warp_size = 32;
-  std::uint64_t total_memory = 0;          ///< bytes
+  std::uint64_t total_memory = 0; ///< bytes
   unsigned max_threads_per_block = 1024;
   Dim3 max_block{1024, 1024, 64};
   Dim3 max_grid{2147483647u, 65535u, 65535u};
-  std::size_t max_shared_per_block = 48 * 1024;         ///< without opt-in
-  std::size_t max_shared_per_block_optin = 48 * 1024;   ///< with the opt-in attribute
+  std::size_t max_shared_per_block = 48 * 1024;       ///< without opt-in
+  std::size_t max_shared_per_block_optin = 48 * 1024; ///< with the opt-in attribute
   std::size_t l2_bytes = 0;
   int clock_khz = 0;
   int memory_clock_khz = 0;
@@ -61,10 +62,10 @@ struct CompileOptions {
   std::vector<std::string> defines;      ///< "NAME" or "NAME=VALUE"
   std::vector<std::string> include_dirs; ///< -I
   std::string std_version;               ///< "c++17"; empty = compiler default
-  std::string arch;      ///< "sm_90" (binary) / "compute_90" (PTX); empty = the device's own
-  std::vector<std::string> extra;        ///< passed through (--opt)
-  std::string compiler;                  ///< CUDA compiler: "nvrtc", "clang"; empty = automatic
-  bool line_info = true;                 ///< -lineinfo (the emulator maps PTX lines to source)
+  std::string arch; ///< "sm_90" (binary) / "compute_90" (PTX); empty = the device's own
+  std::vector<std::string> extra; ///< passed through (--opt)
+  std::string compiler;           ///< CUDA compiler: "nvrtc", "clang"; empty = automatic
+  bool line_info = true;          ///< -lineinfo (the emulator maps PTX lines to source)
   /// Kernel names as written in the source (possibly templates: "saxpy<float>") whose lowered
   /// (mangled) names the compiler should report.
   std::vector<std::string> name_expressions;
@@ -75,11 +76,11 @@ struct CompileOptions {
 struct CompileResult {
   bool ok = false;
   std::string log;
-  std::string binary_format;             ///< "ptx", "cubin", …
+  std::string binary_format; ///< "ptx", "cubin", …
   std::vector<std::byte> binary;
   std::map<std::string, std::string> lowered_names; ///< name expression → mangled name
-  std::string compiler_version;          ///< "nvrtc 13.0"
-  std::string target;                    ///< the arch actually compiled for
+  std::string compiler_version;                     ///< "nvrtc 13.0"
+  std::string target;                               ///< the arch actually compiled for
 };
 
 /// A kernel parameter as the compiled code lays it out (PTX .param).
@@ -140,9 +141,29 @@ struct LaunchConfig {
   std::size_t shared_bytes = 0;
 };
 
-/// Kernel arguments as raw bytes, one entry per parameter (a buffer is its 8-byte address).
+/// One kernel argument: a device buffer, or a scalar's bytes as the parameter lays them out. A
+/// buffer stays a Buffer until the backend passes it (CUDA and the CPU backend pass its address;
+/// an OpenCL backend would set its cl_mem).
+struct KernelArg {
+  const Buffer* buffer = nullptr;
+  std::vector<std::byte> bytes; ///< scalars only
+};
+
+/// The arguments of one launch, one per parameter in order.
 struct ArgPack {
-  std::vector<std::vector<std::byte>> values;
+  std::vector<KernelArg> values;
+  void add_buffer(const Buffer& buffer) { values.push_back({&buffer, {}}); }
+  void add_bytes(std::vector<std::byte> bytes) { values.push_back({nullptr, std::move(bytes)}); }
+  /// The bytes parameter `i` receives where a buffer is passed as its device address.
+  [[nodiscard]] std::vector<std::byte> address_form(std::size_t i) const {
+    const KernelArg& arg = values.at(i);
+    if (arg.buffer == nullptr)
+      return arg.bytes;
+    const DevicePtr address = arg.buffer->address();
+    std::vector<std::byte> out(sizeof address);
+    std::memcpy(out.data(), &address, sizeof address);
+    return out;
+  }
 };
 
 /// Device-side timing (events on GPUs, host clock on the CPU backend).

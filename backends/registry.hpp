@@ -17,11 +17,6 @@ public:
   [[nodiscard]] const std::vector<std::unique_ptr<Backend>>& all() const { return m_backends; }
   /// nullptr when this build has no backend of that name.
   [[nodiscard]] Backend* find(const std::string& name) const;
-  /// `auto`: the first available GPU backend, else cpu. Throws Error(unavailable) naming the
-  /// backend and the probe's reason when an explicitly requested backend is unavailable.
-  [[nodiscard]] Backend& select(const std::string& name) const;
-  /// Device N of the backend; Error(unavailable) when out of range.
-  [[nodiscard]] Device& device(Backend& backend, int index) const;
 
 private:
   std::vector<std::unique_ptr<Backend>> m_backends;

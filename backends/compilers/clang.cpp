@@ -1,6 +1,6 @@
 #include "backends/compilers/clang.hpp"
 
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::clang_cuda {
 

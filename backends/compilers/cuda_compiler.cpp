@@ -4,7 +4,7 @@
 
 #include "backends/compilers/clang.hpp"
 #include "backends/compilers/nvrtc.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::compilers {
 

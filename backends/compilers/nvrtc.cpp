@@ -10,7 +10,7 @@
 
 #include "backends/compilers/compat_headers.hpp"
 #include "backends/compilers/nvrtc_api.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::nvrtc {
 namespace {

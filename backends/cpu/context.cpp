@@ -7,10 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "backends/compilers/cuda_compiler.hpp"
+#include "backends/cpu/buffer.hpp"
 #include "backends/cpu/emu/address_space.hpp"
 #include "backends/cpu/module.hpp"
-#include "core/error.hpp"
-#include "backends/compilers/cuda_compiler.hpp"
+#include "backends/cpu/timer.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::cpu {
 
@@ -18,48 +20,6 @@ namespace {
 
 // sm_90's opt-in limit for dynamic shared memory per block.
 constexpr std::size_t kMaxSharedOptin = 227 * 1024;
-
-class CpuBuffer final : public Buffer {
-public:
-  CpuBuffer(std::shared_ptr<emu::DeviceMemory> memory, std::size_t size)
-      : m_memory(std::move(memory)), m_size(size), m_address(m_memory->allocate(size)) {}
-  ~CpuBuffer() override { m_memory->release(m_address); }
-  [[nodiscard]] std::size_t size() const override { return m_size; }
-  [[nodiscard]] DevicePtr address() const override { return m_address; }
-
-private:
-  std::shared_ptr<emu::DeviceMemory> m_memory;
-  std::size_t m_size;
-  DevicePtr m_address;
-};
-
-// Host-clock timer ordered with the stream: a stop() while a launch runs ends at that launch's end.
-class CpuTimer final : public Timer {
-public:
-  explicit CpuTimer(CpuContext& context) : m_context(context) {}
-  void start() override {
-    m_context.wait_idle();
-    m_start = std::chrono::steady_clock::now();
-    m_stop_job.reset();
-  }
-  void stop() override {
-    m_stop_job = m_context.current_job();
-    m_stop = std::chrono::steady_clock::now();
-  }
-  double elapsed_ms() override {
-    auto stop = m_stop;
-    if (m_stop_job && m_stop_job->started_at() >= m_start) {
-      (void)m_stop_job->wait(std::nullopt);
-      stop = std::max(stop, m_stop_job->finished_at());
-    }
-    return std::chrono::duration<double, std::milli>(stop - m_start).count();
-  }
-
-private:
-  CpuContext& m_context;
-  std::chrono::steady_clock::time_point m_start{}, m_stop{};
-  std::shared_ptr<emu::LaunchJob> m_stop_job;
-};
 
 std::string ptx_target(const CompileOptions& options) {
   std::string arch = options.arch;
@@ -188,10 +148,11 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   state->memcheck = m_options.memcheck;
   state->params.assign(std::max<std::size_t>(kernel.kernel_param_bytes, 1), std::byte{0});
   for (std::size_t i = 0; i < params.size(); ++i) {
-    if (args.values[i].size() != params[i].size)
+    const auto bytes = args.address_form(i);
+    if (bytes.size() != params[i].size)
       throw usage_error(fmt::format("kernel '{}' parameter {} is {} bytes, the argument {} bytes",
-                                    fn.name(), i, params[i].size, args.values[i].size()));
-    std::memcpy(state->params.data() + params[i].offset, args.values[i].data(), params[i].size);
+                                    fn.name(), i, params[i].size, bytes.size()));
+    std::memcpy(state->params.data() + params[i].offset, bytes.data(), params[i].size);
   }
   state->memory = m_memory->snapshot();
   m_job = std::make_shared<emu::LaunchJob>(std::move(state), m_workers);

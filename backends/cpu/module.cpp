@@ -7,7 +7,7 @@
 
 #include "backends/cpu/emu/decode.hpp"
 #include "backends/cpu/ptx/parser.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::cpu {
 

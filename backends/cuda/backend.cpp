@@ -1,5 +1,5 @@
 #include "backends/cuda/backend.hpp"
-#include "core/process_clock.hpp"
+#include "base/process_clock.hpp"
 
 #include <mutex>
 

@@ -201,22 +201,27 @@ void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack
   auto* function = dynamic_cast<CudaFunction*>(&fn);
   if (function == nullptr)
     throw usage_error(fmt::format("kernel '{}' was not loaded by the cuda backend", fn.name()));
+  // cuLaunchKernel takes a pointer to each argument's bytes; a buffer is its device address.
+  std::vector<std::vector<std::byte>> values;
+  values.reserve(args.values.size());
+  for (std::size_t i = 0; i < args.values.size(); ++i)
+    values.push_back(args.address_form(i));
   if (function->params_known()) {
     const auto& params = function->params();
-    if (params.size() != args.values.size())
+    if (params.size() != values.size())
       throw usage_error(fmt::format("kernel '{}' takes {} parameters, {} given", fn.name(),
-                                    params.size(), args.values.size()));
+                                    params.size(), values.size()));
     for (std::size_t i = 0; i < params.size(); ++i)
-      if (params[i].size != 0 && params[i].size != args.values[i].size())
+      if (params[i].size != 0 && params[i].size != values[i].size())
         throw usage_error(fmt::format("kernel '{}' parameter {}: {} bytes expected, {} given",
-                                      fn.name(), i, params[i].size, args.values[i].size()));
+                                      fn.name(), i, params[i].size, values[i].size()));
   }
   function->reserve_dynamic_shared(config.shared_bytes);
 
   std::vector<void*> pointers;
-  pointers.reserve(args.values.size());
-  for (const auto& value : args.values)
-    pointers.push_back(const_cast<std::byte*>(value.data()));
+  pointers.reserve(values.size());
+  for (auto& value : values)
+    pointers.push_back(value.data());
 
   // Device printf is flushed by the driver at the next synchronization; what we printed before
   // the launch must reach the terminal first.

@@ -1,7 +1,7 @@
 #include "backends/cuda/context_state.hpp"
 
 #include "backends/cuda/error.hpp"
-#include "core/process_clock.hpp"
+#include "base/process_clock.hpp"
 
 namespace gpurun::cuda {
 

@@ -42,12 +42,12 @@ struct Setup {
     buffers.push_back(context->allocate(floats * sizeof(float)));
     std::vector<float> init(floats, value);
     context->copy_to_device(*buffers.back(), std::as_bytes(std::span(init)));
-    scalar(buffers.back()->address());
+    args.add_buffer(*buffers.back());
   }
   template <class T> void scalar(T v) {
     std::vector<std::byte> bytes(sizeof(T));
     std::memcpy(bytes.data(), &v, sizeof(T));
-    args.values.push_back(std::move(bytes));
+    args.add_bytes(std::move(bytes));
   }
   void run(benchmark::State& state, const std::string& kernel, gpurun::LaunchConfig config) {
     double lanes = 0;

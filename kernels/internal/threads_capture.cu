@@ -2,7 +2,7 @@
 // about it into the slot given by its place in launch order (blocks x fastest, then threads x
 // fastest), so the host can compare the record with the arithmetic table row by row. The arrival
 // counter orders the threads as they really ran. The layout of ThreadRecord is mirrored on the
-// host in core/thread_capture.hpp (CapturedThread); the build embeds this file in the binary.
+// host in threads/thread_capture.hpp (CapturedThread); the build embeds this file in the binary.
 
 struct ThreadRecord {
   unsigned block[3];
@@ -15,7 +15,10 @@ struct ThreadRecord {
   unsigned long long clock;
 };
 
-extern "C" __global__ void threads_capture(ThreadRecord* records, unsigned* arrivals) {
+// The records arrive as bytes (u8[N] in the run pipeline's argument grammar, which has no
+// structs); allocations are aligned far beyond ThreadRecord's 8 bytes.
+extern "C" __global__ void threads_capture(unsigned char* record_bytes, unsigned* arrivals) {
+  ThreadRecord* records = reinterpret_cast<ThreadRecord*>(record_bytes);
   unsigned warpid;
   unsigned laneid;
   unsigned smid;

@@ -2,7 +2,7 @@
 // conformance kernel gives the same bytes on the CUDA and CPU backends (same seeded inputs).
 #include <gtest/gtest.h>
 
-#include "core/read_file.hpp"
+#include "base/read_file.hpp"
 #include "support/test_support.hpp"
 
 namespace gpurun::test {

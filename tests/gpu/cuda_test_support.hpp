@@ -11,7 +11,7 @@
 #include "backends/backend.hpp"
 #include "backends/cuda/backend.hpp"
 #include "backends/compilers/nvrtc.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::test {
 
@@ -52,17 +52,12 @@ protected:
   std::unique_ptr<Context> m_context;
 };
 
-/// One ArgPack entry per value, each the value's bytes; a Buffer becomes its device address.
-inline void append_arg(ArgPack& pack, const Buffer& buffer) {
-  const DevicePtr address = buffer.address();
-  std::vector<std::byte> bytes(sizeof address);
-  std::memcpy(bytes.data(), &address, sizeof address);
-  pack.values.push_back(std::move(bytes));
-}
+/// One ArgPack entry per value: a Buffer, or the value's bytes.
+inline void append_arg(ArgPack& pack, const Buffer& buffer) { pack.add_buffer(buffer); }
 template <class T> void append_arg(ArgPack& pack, const T& value) {
   std::vector<std::byte> bytes(sizeof value);
   std::memcpy(bytes.data(), &value, sizeof value);
-  pack.values.push_back(std::move(bytes));
+  pack.add_bytes(std::move(bytes));
 }
 template <class... T> [[nodiscard]] ArgPack pack_args(const T&... values) {
   ArgPack pack;

@@ -10,7 +10,7 @@
 
 #include "backends/cpu/emu/address_space.hpp"
 #include "backends/cpu/emu/decoder.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::emu {
 

@@ -8,7 +8,7 @@
 
 #include "backends/cpu/emu/address_space.hpp"
 #include "backends/cpu/emu/schedule.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::emu {
 

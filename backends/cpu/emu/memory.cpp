@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/emu/address_space.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::emu {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/emu/decoder.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::emu {
 

@@ -11,7 +11,7 @@
 
 #include "backends/cpu/emu/memory.hpp"
 #include "backends/cpu/emu/program.hpp"
-#include "core/dims.hpp"
+#include "base/dims.hpp"
 
 namespace gpurun::emu {
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "core/error.hpp"
+#include "base/error.hpp"
 #include "support/test_support.hpp"
 
 namespace gpurun {

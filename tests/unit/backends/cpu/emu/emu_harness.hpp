@@ -7,7 +7,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cpu/backend.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::test {
 
@@ -60,12 +60,12 @@ public:
   const std::string& ptx() const { return m_ptx; }
 
 private:
-  static void add(ArgPack& pack, const Buffer& b) { add(pack, b.address()); }
-  static void add(ArgPack& pack, Buffer& b) { add(pack, b.address()); }
+  static void add(ArgPack& pack, const Buffer& b) { pack.add_buffer(b); }
+  static void add(ArgPack& pack, Buffer& b) { pack.add_buffer(b); }
   template <class T> static void add(ArgPack& pack, const T& v) {
     std::vector<std::byte> bytes(sizeof(T));
     std::memcpy(bytes.data(), &v, sizeof(T));
-    pack.values.push_back(std::move(bytes));
+    pack.add_bytes(std::move(bytes));
   }
 
   std::unique_ptr<Backend> m_backend;

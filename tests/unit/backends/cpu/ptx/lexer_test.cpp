@@ -3,7 +3,7 @@
 
 #include "backends/cpu/ptx/lexer.hpp"
 #include "backends/cpu/ptx/literals.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::ptx {
 namespace {

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "backends/cpu/ptx/literals.hpp"
-#include "core/error.hpp"
+#include "base/error.hpp"
 #include "fixture_helpers.hpp"
 
 namespace gpurun::ptx::test {

@@ -1,0 +1,22 @@
+#pragma once
+// Printing buffers the way NumPy's str() prints arrays, so users can compare at a glance:
+// "[0 1 2 ... 17 18 19]", "[[1. 2.]\n [3. 4.]]", "[0.5  1.25]", "[1.0e+10 1.5e+00]".
+//
+// Followed rules (numpy/core/arrayprint.py, default options): elision with "..." when the
+// buffer has more than `threshold` elements, keeping `edge_items` at each end of every axis;
+// lines wrapped at `line_width` columns; integers right-aligned to a common width; floats in the
+// 'maxprec' mode with precision 8 (shortest round-trip digits for the element type, at most 8
+// after the point), switching to scientific notation when the largest magnitude is ≥ 1e8, the
+// smallest non-zero one is < 1e-4, or their ratio exceeds 1000. f16 and bf16 print as numbers.
+
+#include <cstddef>
+#include <string>
+
+#include "base/host_buffer.hpp"
+
+namespace gpurun {
+
+[[nodiscard]] std::string format_buffer(const HostBuffer& buffer, std::size_t edge_items = 3,
+                                        std::size_t threshold = 1000, std::size_t line_width = 75);
+
+} // namespace gpurun

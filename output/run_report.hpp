@@ -1,0 +1,39 @@
+#pragma once
+// What `gpurun run` prints: a human report (launch line, buffers, checks, timings, stats) and one
+// JSON document with the same content.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/run_request.hpp"
+
+namespace gpurun {
+
+/// Buffers with at most this many elements print in full; longer ones are elided NumPy-style.
+inline constexpr std::size_t k_print_full_elements = 32;
+/// Buffers with at most this many elements carry their values in the JSON report.
+inline constexpr std::size_t k_json_max_values = 1024;
+
+/// "scalar_add<<<(1,1,1),(20,1,1)>>> on cpu:0 gpurun PTX emulator\n" (with " shared=N" when the
+/// launch has dynamic shared memory). Printed before the launch so device printf output follows.
+[[nodiscard]] std::string render_launch_line(const RunOutcome& outcome);
+
+/// Everything after the launch line: the selected buffers ("outputs" — the default, "all",
+/// "none" or comma-separated names; outputs print before and after, inputs once), the checks
+/// with their first mismatches, the timings line and the stats. Throws Error(usage) for a name in
+/// `print_selection` that is not a buffer of the run.
+[[nodiscard]] std::string render_results(const RunOutcome& outcome,
+                                         const std::string& print_selection);
+
+/// render_launch_line + render_results.
+[[nodiscard]] std::string render_human(const RunOutcome& outcome,
+                                       const std::string& print_selection);
+
+/// The JSON report: kernel, lowered_name, backend, device, device_index, grid, block,
+/// shared_bytes, attributes, timings_ms {init, compile, cache_hit, h2d, kernel, kernel_samples,
+/// d2h, total}, buffers {NAME: {dtype, shape, input, values}} (values when at most
+/// k_json_max_values elements; NaN and infinities as the strings "nan", "inf", "-inf"), checks,
+/// stats, status.
+[[nodiscard]] nlohmann::json to_json(const RunOutcome& outcome);
+
+} // namespace gpurun

@@ -1,0 +1,186 @@
+#include "pipeline/arg_spec.hpp"
+
+#include <array>
+#include <cctype>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "base/expr.hpp"
+
+namespace gpurun {
+
+namespace {
+
+constexpr std::string_view k_type_list = "f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64";
+
+/// C spellings people type by habit, mapped to ours for the hint.
+std::string_view c_type_hint(std::string_view word) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 14> k_hints{{
+      {"float", "f32"},
+      {"double", "f64"},
+      {"half", "f16"},
+      {"int", "i32"},
+      {"uint", "u32"},
+      {"unsigned", "u32"},
+      {"long", "i64"},
+      {"short", "i16"},
+      {"char", "i8"},
+      {"uchar", "u8"},
+      {"byte", "u8"},
+      {"bfloat16", "bf16"},
+      {"float16", "f16"},
+      {"size_t", "u64"},
+  }};
+  for (const auto& [c, ours] : k_hints)
+    if (c == word)
+      return ours;
+  return {};
+}
+
+bool is_ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+DType lookup_type(std::string_view word, const SourceText& where, std::size_t pos) {
+  if (const auto t = parse_dtype(word))
+    return *t;
+  const std::string_view hint = c_type_hint(word);
+  if (!hint.empty())
+    throw_at(where, pos,
+             fmt::format("unknown dtype '{}' (write {}; types: {})", word, hint, k_type_list));
+  throw_at(where, pos, fmt::format("unknown dtype '{}' ({})", word, k_type_list));
+}
+
+void check_name(std::string_view name, const SourceText& where) {
+  if (name.empty())
+    throw_at(where, 0, "empty name before '='");
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const bool ok =
+        is_ident_char(name[i]) && !(i == 0 && std::isdigit(static_cast<unsigned char>(name[i])));
+    if (!ok)
+      throw_at(where, i, fmt::format("'{}' is not a valid parameter name", name));
+  }
+}
+
+std::vector<std::size_t> parse_shape(std::string_view dims, DType dtype, const SourceText& where) {
+  std::vector<std::size_t> shape;
+  std::size_t start = 0;
+  WideInt bytes = static_cast<WideInt>(dtype_size(dtype));
+  for (;;) {
+    const std::size_t comma = dims.find(',', start);
+    const std::size_t end = comma == std::string_view::npos ? dims.size() : comma;
+    const SourceText at = where.at(start);
+    const WideInt extent = eval_wide_int(dims.substr(start, end - start), at);
+    if (extent < 0)
+      throw_at(at, 0, fmt::format("negative extent {}", wide_to_string(extent)));
+    // 2^48 bytes (256 TiB) is beyond any device; the bound keeps the products exact.
+    constexpr WideInt k_max_bytes = static_cast<WideInt>(1) << 48;
+    bytes *= extent > k_max_bytes ? k_max_bytes + 1 : extent;
+    if (bytes > k_max_bytes)
+      throw_at(at, 0, "the buffer would be larger than 2**48 bytes");
+    shape.push_back(static_cast<std::size_t>(extent));
+    if (comma == std::string_view::npos)
+      return shape;
+    start = comma + 1;
+  }
+}
+
+/// Checks that `text` is a valid value for `type` and returns its bytes.
+std::vector<std::byte> encode_at(DType type, std::string_view text, const SourceText& where) {
+  std::vector<std::byte> bytes(dtype_size(type));
+  if (is_float(type)) {
+    store_from_double(type, bytes.data(), eval_number(text, where));
+  } else {
+    const WideInt v = eval_int_for(type, text, where);
+    store_from_int64(type, bytes.data(),
+                     static_cast<long long>(static_cast<unsigned long long>(v)));
+  }
+  return bytes;
+}
+
+} // namespace
+
+ArgSpec parse_arg_spec(std::string_view text, std::string_view field) {
+  ArgSpec spec;
+  spec.text = std::string(text);
+  const SourceText where{field, text, 0};
+  if (text.empty())
+    throw_whole(where, "empty spec (expected a number, TYPE:NUMBER or TYPE[DIMS][:FILL])");
+
+  std::size_t pos = 0;
+  const std::size_t eq = text.find('=');
+  const std::size_t structure = text.find_first_of("[:(");
+  if (eq != std::string_view::npos && (structure == std::string_view::npos || eq < structure)) {
+    check_name(text.substr(0, eq), where);
+    spec.name = std::string(text.substr(0, eq));
+    pos = eq + 1;
+    if (pos == text.size())
+      throw_at(where, pos, "expected a value after '='");
+  }
+
+  std::size_t word_end = pos;
+  while (word_end < text.size() && is_ident_char(text[word_end]))
+    ++word_end;
+  const std::string_view word = text.substr(pos, word_end - pos);
+  const char after = word_end < text.size() ? text[word_end] : '\0';
+
+  if (after == '[') {
+    if (word.empty())
+      throw_at(where, pos, fmt::format("expected a type before '[' ({})", k_type_list));
+    spec.kind = ArgSpec::Kind::buffer;
+    spec.dtype = lookup_type(word, where, pos);
+    const std::size_t close = text.find(']', word_end);
+    if (close == std::string_view::npos)
+      throw_at(where, text.size(), "missing ']'");
+    spec.shape = parse_shape(text.substr(word_end + 1, close - word_end - 1), *spec.dtype,
+                             where.at(word_end + 1));
+    std::size_t count = 1;
+    for (auto d : spec.shape)
+      count *= d;
+    if (close + 1 == text.size()) {
+      spec.fill.field = std::string(field);
+      spec.fill.origin = spec.text;
+    } else if (text[close + 1] == ':') {
+      spec.fill = parse_fill(text.substr(close + 2), *spec.dtype, count, where.at(close + 2));
+    } else {
+      throw_at(where, close + 1, "expected ':' and a fill after ']'");
+    }
+    return spec;
+  }
+
+  spec.kind = ArgSpec::Kind::scalar;
+  if (after == ':' && !word.empty()) {
+    spec.dtype = lookup_type(word, where, pos);
+    spec.scalar_text = std::string(text.substr(word_end + 1));
+    (void)encode_at(*spec.dtype, spec.scalar_text, where.at(word_end + 1));
+    return spec;
+  }
+  spec.scalar_text = std::string(text.substr(pos));
+  (void)eval_number(spec.scalar_text, where.at(pos));
+  return spec;
+}
+
+std::pair<std::string, std::string> split_name_value(std::string_view text,
+                                                     std::string_view field) {
+  const SourceText where{field, text, 0};
+  const std::size_t eq = text.find('=');
+  if (eq == std::string_view::npos)
+    throw_whole(where, "expected NAME=VALUE");
+  const std::string_view name = text.substr(0, eq);
+  if (name.empty())
+    throw_at(where, 0, "empty name before '='");
+  for (std::size_t i = 0; i < name.size(); ++i)
+    if (std::isspace(static_cast<unsigned char>(name[i])))
+      throw_at(where, i, "blank in the name before '='");
+  if (eq + 1 == text.size())
+    throw_at(where, eq + 1, "expected a value after '='");
+  return {std::string(name), std::string(text.substr(eq + 1))};
+}
+
+std::vector<std::byte> encode_scalar(DType type, std::string_view text, std::string_view field) {
+  return encode_at(type, text, SourceText{field, text, 0});
+}
+
+} // namespace gpurun

@@ -1,0 +1,69 @@
+#include "pipeline/collect.hpp"
+
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "base/npy.hpp"
+#include "base/process_clock.hpp"
+#include "pipeline/arg_spec.hpp"
+#include "pipeline/check.hpp"
+
+namespace gpurun {
+
+namespace {
+
+void copy_out(PreparedRun& run) {
+  Context& context = *run.context;
+  auto& reports = run.outcome.buffers;
+  for (const auto& b : run.buffers) {
+    BufferReport report{b.name, b.is_input, b.host, HostBuffer(b.host.dtype(), b.host.shape())};
+    context.copy_to_host(report.after.bytes(), *b.device);
+    reports.push_back(std::move(report));
+  }
+  for (const auto& g : run.globals) {
+    BufferReport report{g.name, false, g.host, HostBuffer(g.host.dtype(), g.host.shape())};
+    context.copy_from_symbol(report.after.bytes(), g.symbol);
+    reports.push_back(std::move(report));
+  }
+}
+
+void check_expectations(RunOutcome& outcome, const RunRequest& request) {
+  for (const auto& text : request.expects) {
+    auto [name, value] = split_name_value(text, "--expect");
+    const BufferReport* got = nullptr;
+    for (const auto& b : outcome.buffers)
+      if (b.name == name)
+        got = &b;
+    if (got == nullptr)
+      throw usage_error(fmt::format("--expect {}: no buffer named '{}'", text, name));
+    HostBuffer expected = parse_expectation(value, got->after, request.base_dir);
+    CheckReport check = compare_buffers(name, got->after, expected, request.rtol, request.atol);
+    if (!check.passed)
+      outcome.status = "check_failed";
+    outcome.checks.push_back(std::move(check));
+  }
+}
+
+void save_buffers(const RunOutcome& outcome, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  for (const auto& b : outcome.buffers)
+    write_npy(dir / (b.name + ".npy"), b.after);
+}
+
+} // namespace
+
+void collect(PreparedRun& run, const RunRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  copy_out(run);
+  run.outcome.timings.d2h_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  trace("copied out");
+  check_expectations(run.outcome, request);
+  if (request.save_dir)
+    save_buffers(run.outcome, *request.save_dir);
+}
+
+} // namespace gpurun

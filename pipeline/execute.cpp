@@ -1,0 +1,46 @@
+#include "pipeline/execute.hpp"
+
+#include <cstdio>
+#include <numeric>
+
+#include "base/process_clock.hpp"
+
+namespace gpurun {
+
+namespace {
+
+double timed_launch(PreparedRun& run, std::optional<double> timeout_s) {
+  Context& context = *run.context;
+  auto timer = context.create_timer();
+  timer->start();
+  context.launch(*run.function, run.outcome.launch, run.args);
+  timer->stop();
+  context.synchronize(timeout_s);
+  return timer->elapsed_ms();
+}
+
+void update_mean(Timings& timings) {
+  const auto& samples = timings.kernel_samples_ms;
+  timings.kernel_ms = samples.empty() ? 0.0
+                                      : std::accumulate(samples.begin(), samples.end(), 0.0) /
+                                            static_cast<double>(samples.size());
+}
+
+} // namespace
+
+void execute(PreparedRun& run, std::optional<double> timeout_s) {
+  // Device printf output follows whatever was printed before the launch.
+  std::fflush(stdout);
+  run.outcome.timings.kernel_samples_ms.push_back(timed_launch(run, timeout_s));
+  run.outcome.stats = run.context->last_launch_stats();
+  update_mean(run.outcome.timings);
+  trace("kernel done");
+}
+
+void execute_timed(PreparedRun& run, int count, std::optional<double> timeout_s) {
+  for (int i = 0; i < count; ++i)
+    run.outcome.timings.kernel_samples_ms.push_back(timed_launch(run, timeout_s));
+  update_mean(run.outcome.timings);
+}
+
+} // namespace gpurun

@@ -1,0 +1,57 @@
+#include "pipeline/language.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "base/read_file.hpp"
+
+namespace gpurun {
+
+KernelSource load_kernel_source(const std::filesystem::path& file) {
+  const Language language = detect_language(file);
+  auto text = read_file(file);
+  if (!text)
+    throw usage_error(fmt::format("{}: cannot read the kernel file", file.string()));
+  return KernelSource{std::move(*text), file, language};
+}
+
+Language detect_language(const std::filesystem::path& file) {
+  std::string ext = file.extension().string();
+  // Extensions are matched case-insensitively: "KERNEL.CU" is still CUDA on case-folding systems.
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == ".cu" || ext == ".cuh")
+    return Language::cuda;
+  if (ext == ".hip")
+    return Language::hip;
+  if (ext == ".cl")
+    return Language::opencl;
+  if (ext == ".metal")
+    return Language::metal;
+  if (ext == ".ptx")
+    return Language::ptx;
+  throw usage_error("cannot tell the kernel language of '" + file.string() +
+                    "': expected .cu, .cuh, .hip, .cl, .metal or .ptx");
+}
+
+std::string_view language_name(Language language) {
+  switch (language) {
+  case Language::cuda:
+    return "cuda";
+  case Language::hip:
+    return "hip";
+  case Language::opencl:
+    return "opencl";
+  case Language::metal:
+    return "metal";
+  case Language::ptx:
+    return "ptx";
+  }
+  return "unknown";
+}
+
+} // namespace gpurun

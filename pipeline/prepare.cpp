@@ -1,0 +1,214 @@
+#include "pipeline/prepare.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "base/process_clock.hpp"
+#include "pipeline/arg_spec.hpp"
+#include "pipeline/bind.hpp"
+#include "pipeline/compile_cache.hpp"
+#include "pipeline/fill.hpp"
+#include "pipeline/language.hpp"
+#include "pipeline/launch_limits.hpp"
+#include "pipeline/signature.hpp"
+
+namespace gpurun {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// The kernel the request means, with its signature (from the C declaration, or from the .param
+/// list for PTX sources).
+struct ResolvedKernel {
+  std::string expression; ///< as written: "saxpy<float>"
+  KernelSignature signature;
+  bool needs_lowering = false; ///< C++ linkage: ask the compiler for the mangled name
+};
+
+ResolvedKernel resolve_kernel(const RunRequest& request, const KernelSource& source) {
+  const bool is_ptx = source.language == Language::ptx;
+  auto kernels = is_ptx ? find_ptx_kernels(source.text) : find_kernels(source.text);
+  ResolvedKernel resolved;
+  if (request.kernel) {
+    resolved.expression = *request.kernel;
+  } else if (kernels.size() == 1) {
+    resolved.expression = kernels.front().name;
+  } else {
+    std::vector<std::string> names;
+    for (const auto& k : kernels)
+      names.push_back(k.name);
+    throw usage_error(fmt::format(
+        "--kernel: {} has {} kernels ({}); name one", source.path.string(), kernels.size(),
+        names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+  }
+  const KernelSignature& found = select_kernel(kernels, resolved.expression);
+  if (found.is_template && resolved.expression.find('<') == std::string::npos)
+    throw usage_error(
+        fmt::format("--kernel {}: a template kernel needs its arguments, e.g. --kernel '{}<float>'",
+                    resolved.expression, found.name));
+  resolved.signature = instantiate(found, resolved.expression);
+  resolved.needs_lowering = !is_ptx && !found.extern_c;
+  return resolved;
+}
+
+KernelSource read_source(const RunRequest& request) {
+  if (!request.source_text)
+    return load_kernel_source(request.source);
+  return KernelSource{*request.source_text, request.source, detect_language(request.source)};
+}
+
+/// Compiles through the cache: a hit skips the compiler entirely.
+CompileResult compile_cached(Context& context, const KernelSource& source,
+                             const CompileOptions& options, const std::string& backend,
+                             bool use_cache, Timings& timings) {
+  const auto start = Clock::now();
+  std::optional<CompileCache> cache;
+  std::string key;
+  if (use_cache) {
+    cache.emplace(CompileCache::default_dir());
+    key = cache->key(source, options, context.compiler_id(options), backend);
+    if (auto hit = cache->load(key)) {
+      timings.cache_hit = true;
+      timings.compile_ms = ms_since(start);
+      return std::move(*hit);
+    }
+  }
+  CompileResult result = context.compile(source, options);
+  if (!result.ok)
+    throw Error(ExitCode::compile,
+                fmt::format("{}: compile failed\n{}", source.path.string(), result.log));
+  if (cache)
+    cache->store(key, result);
+  timings.compile_ms = ms_since(start);
+  return result;
+}
+
+HostBuffer make_host_buffer(const ArgSpec& spec, const std::filesystem::path& base_dir) {
+  HostBuffer buffer(*spec.dtype, spec.shape);
+  apply_fill(spec.fill, buffer, base_dir);
+  return buffer;
+}
+
+ContextOptions context_options(const RunRequest& request) {
+  ContextOptions options;
+  options.memcheck = request.memcheck;
+  options.stats = request.stats;
+  options.cpu_threads = request.cpu_threads;
+  return options;
+}
+
+void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
+                  const std::filesystem::path& base_dir) {
+  Context& context = *run.context;
+  for (const auto& arg : bound) {
+    if (arg.spec.kind == ArgSpec::Kind::scalar) {
+      run.args.add_bytes(arg.scalar_bytes);
+      continue;
+    }
+    BoundBuffer b;
+    b.name = arg.name;
+    b.is_input = arg.is_input;
+    b.host = make_host_buffer(arg.spec, base_dir);
+    b.device = context.allocate(std::max<std::size_t>(b.host.size_bytes(), 1));
+    context.name_buffer(*b.device, b.name);
+    context.copy_to_device(*b.device, b.host.bytes());
+    run.args.add_buffer(*b.device);
+    run.buffers.push_back(std::move(b));
+  }
+}
+
+void bind_globals(PreparedRun& run, const RunRequest& request) {
+  for (const auto& text : request.globals) {
+    auto [name, value] = split_name_value(text, "--global");
+    auto symbol = run.module->global(name);
+    if (!symbol)
+      throw usage_error(fmt::format("--global {}: no __device__ or __constant__ variable named "
+                                    "'{}' in the module",
+                                    text, name));
+    ArgSpec spec = parse_arg_spec(value);
+    if (spec.kind != ArgSpec::Kind::buffer)
+      throw usage_error(
+          fmt::format("--global {}: expected a buffer spec such as f32[4]:[1,2,3,4]", text));
+    BoundGlobal g{name, *symbol, make_host_buffer(spec, request.base_dir)};
+    if (g.host.size_bytes() != symbol->size)
+      throw usage_error(fmt::format("--global {}: {} bytes given for '{}', which has {} bytes",
+                                    text, g.host.size_bytes(), name, symbol->size));
+    run.context->copy_to_symbol(g.symbol, g.host.bytes());
+    run.globals.push_back(std::move(g));
+  }
+}
+
+} // namespace
+
+PreparedRun prepare(const RunRequest& request, const Target& target) {
+  PreparedRun run;
+  RunOutcome& outcome = run.outcome;
+  outcome.backend = target.backend_name();
+  outcome.device_index = target.device_index;
+  const DeviceProperties& props = target.device->properties();
+  outcome.device_name = props.name;
+
+  // The source, the kernel and its signature.
+  KernelSource source = read_source(request);
+  trace("source read");
+  ResolvedKernel kernel = resolve_kernel(request, source);
+  outcome.kernel = kernel.expression;
+
+  if (!request.grid)
+    throw usage_error("--grid: required (e.g. --grid 1 or --grid 2,2)");
+  if (!request.block)
+    throw usage_error("--block: required (e.g. --block 256 or --block 16,16)");
+  outcome.launch = LaunchConfig{*request.grid, *request.block, request.shared_bytes};
+
+  // Bind and type-check the arguments before anything is compiled or allocated.
+  std::vector<ArgSpec> specs;
+  specs.reserve(request.args.size());
+  for (const auto& text : request.args)
+    specs.push_back(parse_arg_spec(text));
+  std::vector<BoundArg> bound = bind_args(kernel.signature, specs);
+  trace("arguments bound");
+
+  const auto context_start = Clock::now();
+  run.context = target.device->create_context(context_options(request));
+  outcome.timings.context_ms = ms_since(context_start);
+  trace("context created");
+
+  CompileOptions options = request.compile;
+  if (kernel.needs_lowering)
+    options.name_expressions.push_back(kernel.expression);
+  CompileResult compiled = compile_cached(*run.context, source, options, outcome.backend,
+                                          request.use_cache, outcome.timings);
+  outcome.compiler = compiled.compiler_version;
+  trace("compiled (or cache hit)");
+
+  const auto load_start = Clock::now();
+  run.module = run.context->load(compiled);
+  outcome.lowered_name = kernel.expression;
+  if (auto it = compiled.lowered_names.find(kernel.expression); it != compiled.lowered_names.end())
+    outcome.lowered_name = it->second;
+  run.function = &run.module->function(outcome.lowered_name);
+  outcome.attributes = run.function->attributes();
+  outcome.timings.load_ms = ms_since(load_start);
+  trace("module loaded");
+
+  check_layout(kernel.signature, run.function->params());
+  validate_launch(outcome.launch, props, outcome.attributes.static_shared_bytes);
+
+  const auto h2d_start = Clock::now();
+  bind_buffers(run, bound, request.base_dir);
+  bind_globals(run, request);
+  outcome.timings.h2d_ms = ms_since(h2d_start);
+  trace("copied in");
+  return run;
+}
+
+} // namespace gpurun

@@ -1,0 +1,49 @@
+#pragma once
+// The first stage of the run pipeline: everything up to the launch. Source, kernel and signature
+// resolved; arguments bound and type-checked before anything is allocated; context created;
+// compiled through the cache; loaded; buffers allocated, filled and copied in.
+//   prepare → execute (one launch, or timed launches) → collect (copy out, checks, saves)
+// `gpurun run`, `threads --run` and the benchmark loop all go through these stages.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "base/host_buffer.hpp"
+#include "pipeline/run_request.hpp"
+#include "pipeline/target.hpp"
+
+namespace gpurun {
+
+/// A buffer argument on both sides of the copy.
+struct BoundBuffer {
+  std::string name;
+  bool is_input = false;
+  HostBuffer host; ///< the contents copied in
+  std::unique_ptr<Buffer> device;
+};
+
+/// A module global named by --global, filled before launch and read back after.
+struct BoundGlobal {
+  std::string name;
+  GlobalSymbol symbol;
+  HostBuffer host;
+};
+
+/// A run ready to launch; owns the context (the caller decides when it goes away: the CLI reports
+/// first and leaves without tearing it down). Each stage adds to `outcome`.
+struct PreparedRun {
+  RunOutcome outcome;
+  std::unique_ptr<Context> context;
+  std::unique_ptr<Module> module;
+  Function* function = nullptr;
+  std::vector<BoundBuffer> buffers;
+  std::vector<BoundGlobal> globals;
+  ArgPack args;
+};
+
+/// Throws gpurun::Error for anything that stops the run before the launch (usage, compile,
+/// device), naming the offending field.
+[[nodiscard]] PreparedRun prepare(const RunRequest& request, const Target& target);
+
+} // namespace gpurun

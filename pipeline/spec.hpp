@@ -1,0 +1,58 @@
+#pragma once
+// The JSON run spec (docs/spec.md): the same content as the run flags, in a file.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/run_request.hpp"
+
+namespace gpurun {
+
+/// Reads a run spec. `source`, `compile.include_dirs`, `save` and @paths in `args`, `globals`
+/// and `expect` are relative to the spec's folder (made absolute here); base_dir is that folder.
+/// Throws Error(usage) naming the file and the key for unknown keys (typo protection), values of
+/// the wrong type and invalid JSON.
+[[nodiscard]] RunRequest read_spec(const std::filesystem::path& path);
+
+/// The same from an already parsed document; `name` is used in messages and relative paths
+/// resolve against `dir`.
+[[nodiscard]] RunRequest spec_from_json(const nlohmann::json& doc, const std::string& name,
+                                        const std::filesystem::path& dir);
+
+/// What the command line says about a run, field by field: an empty optional was not given.
+/// Flags override a JSON spec through this type, so a misspelt field does not compile.
+struct RunOverrides {
+  std::optional<std::filesystem::path> source;
+  std::optional<std::string> kernel;
+  std::optional<Dim3> grid;
+  std::optional<Dim3> block;
+  std::optional<std::size_t> shared_bytes;
+  std::optional<std::vector<std::string>> args;    ///< replace the spec's
+  std::optional<std::vector<std::string>> globals; ///< replace the spec's
+  std::optional<std::vector<std::string>> expects; ///< replace the spec's
+  std::optional<double> rtol;
+  std::optional<double> atol;
+  std::optional<std::string> print;
+  std::optional<std::filesystem::path> save_dir;
+  std::optional<int> repeat;
+  std::optional<double> timeout_s;
+  std::optional<std::string> backend;
+  std::optional<int> device;
+  std::optional<std::string> std_version;
+  std::optional<std::string> arch;
+  std::optional<std::string> compiler;
+  std::vector<std::string> more_defines;      ///< appended to the spec's
+  std::vector<std::string> more_include_dirs; ///< appended to the spec's
+  std::vector<std::string> more_options;      ///< appended to the spec's
+  /// Where command-line @paths resolve (the working directory); paths from the file are
+  /// already absolute.
+  std::filesystem::path base_dir;
+};
+
+/// Applies every given override to `request` (a spec's, or a default RunRequest).
+void apply_overrides(RunRequest& request, const RunOverrides& overrides);
+
+} // namespace gpurun

@@ -1,0 +1,41 @@
+#include "pipeline/language.hpp"
+
+#include <gtest/gtest.h>
+
+#include "base/error.hpp"
+
+namespace gpurun {
+namespace {
+
+TEST(Language, DetectsEveryKnownExtension) {
+  EXPECT_EQ(detect_language("k.cu"), Language::cuda);
+  EXPECT_EQ(detect_language("dir/k.cuh"), Language::cuda);
+  EXPECT_EQ(detect_language("k.hip"), Language::hip);
+  EXPECT_EQ(detect_language("k.cl"), Language::opencl);
+  EXPECT_EQ(detect_language("k.metal"), Language::metal);
+  EXPECT_EQ(detect_language("/tmp/a.b/k.ptx"), Language::ptx);
+  EXPECT_EQ(detect_language("K.CU"), Language::cuda);
+}
+
+TEST(Language, UnknownExtensionIsAUsageErrorNamingTheFile) {
+  for (const char* name : {"kernel.cpp", "kernel", "kernel.cu.bak", "a.c"}) {
+    try {
+      (void)detect_language(name);
+      FAIL() << name;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::usage);
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Language, Names) {
+  EXPECT_EQ(language_name(Language::cuda), "cuda");
+  EXPECT_EQ(language_name(Language::hip), "hip");
+  EXPECT_EQ(language_name(Language::opencl), "opencl");
+  EXPECT_EQ(language_name(Language::metal), "metal");
+  EXPECT_EQ(language_name(Language::ptx), "ptx");
+}
+
+} // namespace
+} // namespace gpurun
