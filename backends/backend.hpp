@@ -176,11 +176,19 @@ public:
   [[nodiscard]] virtual double elapsed_ms() = 0;
 };
 
-/// Options that apply to one context.
+/// Options that apply to one context. What only some backends understand travels by name and is
+/// read by the backend that knows it (the CPU backend: "memcheck", "stats", "threads"; see
+/// backends/cpu/context_settings.hpp); a backend ignores names it does not know.
 struct ContextOptions {
-  bool memcheck = false; ///< CPU backend: check every access
-  bool stats = false;    ///< CPU backend: count instructions
-  int cpu_threads = 0;   ///< CPU backend: worker threads (0 = all cores)
+  std::map<std::string, std::string> backend_settings;
+  ContextOptions& set(const std::string& name, std::string value) {
+    backend_settings[name] = std::move(value);
+    return *this;
+  }
+  [[nodiscard]] const std::string* find(const std::string& name) const {
+    const auto it = backend_settings.find(name);
+    return it == backend_settings.end() ? nullptr : &it->second;
+  }
 };
 
 /// A context with one stream: allocation, copies, compile, launch, synchronize.

@@ -100,9 +100,12 @@ HostBuffer make_host_buffer(const ArgSpec& spec, const std::filesystem::path& ba
 
 ContextOptions context_options(const RunRequest& request) {
   ContextOptions options;
-  options.memcheck = request.memcheck;
-  options.stats = request.stats;
-  options.cpu_threads = request.cpu_threads;
+  if (request.memcheck)
+    options.set("memcheck", "1");
+  if (request.stats)
+    options.set("stats", "1");
+  if (request.cpu_threads > 0)
+    options.set("threads", std::to_string(request.cpu_threads));
   return options;
 }
 

@@ -33,9 +33,9 @@ std::string ptx_target(const CompileOptions& options) {
 } // namespace
 
 CpuContext::CpuContext(const ContextOptions& options)
-    : m_options(options), m_memory(std::make_shared<emu::DeviceMemory>()) {
-  m_workers = options.cpu_threads > 0
-                  ? options.cpu_threads
+    : m_settings(ContextSettings::from(options)), m_memory(std::make_shared<emu::DeviceMemory>()) {
+  m_workers = m_settings.threads > 0
+                  ? m_settings.threads
                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
@@ -145,7 +145,7 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   state->grid = config.grid;
   state->block = config.block;
   state->dynamic_shared = config.shared_bytes;
-  state->memcheck = m_options.memcheck;
+  state->memcheck = m_settings.memcheck;
   state->params.assign(std::max<std::size_t>(kernel.kernel_param_bytes, 1), std::byte{0});
   for (std::size_t i = 0; i < params.size(); ++i) {
     const auto bytes = args.address_form(i);
@@ -165,7 +165,7 @@ void CpuContext::finish_job() {
   m_job_collected = true;
   const auto& s = m_job->state();
   m_stats.clear();
-  if (m_options.stats) {
+  if (m_settings.stats) {
     double seconds =
         std::chrono::duration<double>(m_job->finished_at() - m_job->started_at()).count();
     m_stats["warp_instructions"] = static_cast<double>(s.warp_instructions.load());

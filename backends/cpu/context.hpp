@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/backend.hpp"
+#include "backends/cpu/context_settings.hpp"
 #include "backends/cpu/emu/launch.hpp"
 #include "backends/cpu/emu/memory.hpp"
 
@@ -43,7 +44,7 @@ public:
 private:
   void finish_job(); // collects stats and a pending error after the job ended
 
-  ContextOptions m_options;
+  ContextSettings m_settings;
   int m_workers = 1;
   std::shared_ptr<emu::DeviceMemory> m_memory;
   std::shared_ptr<emu::LaunchJob> m_job;

@@ -31,9 +31,9 @@ struct Setup {
 
   Setup(const std::string& ptx_file, int threads, bool memcheck) {
     gpurun::ContextOptions options;
-    options.cpu_threads = threads;
-    options.memcheck = memcheck;
-    options.stats = true;
+    options.set("threads", std::to_string(threads)).set("stats", "1");
+    if (memcheck)
+      options.set("memcheck", "1");
     context = backend->devices()[0]->create_context(options);
     gpurun::KernelSource src{fixture(ptx_file), ptx_file, gpurun::Language::ptx};
     module = context->load(context->compile(src, {}));

@@ -1,8 +1,11 @@
 #include "pipeline/language.hpp"
 
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "support/test_support.hpp"
 
 namespace gpurun {
 namespace {
@@ -35,6 +38,25 @@ TEST(Language, Names) {
   EXPECT_EQ(language_name(Language::opencl), "opencl");
   EXPECT_EQ(language_name(Language::metal), "metal");
   EXPECT_EQ(language_name(Language::ptx), "ptx");
+}
+
+TEST(LoadKernelSource, ReadsTextAndDetectsLanguage) {
+  const auto path = test::temp_dir() / "k.ptx";
+  std::ofstream(path) << ".version 8.0\n";
+  const KernelSource source = load_kernel_source(path);
+  EXPECT_EQ(source.text, ".version 8.0\n");
+  EXPECT_EQ(source.language, Language::ptx);
+  EXPECT_EQ(source.path, path);
+}
+
+TEST(LoadKernelSource, MissingFileIsAUsageErrorNamingIt) {
+  try {
+    (void)load_kernel_source(test::temp_dir() / "missing.cu");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_NE(std::string(e.what()).find("missing.cu"), std::string::npos);
+  }
 }
 
 } // namespace

@@ -11,15 +11,19 @@
 namespace gpurun::test {
 namespace {
 
-ptx::Module parse_body(const std::string& body) { return ptx::parse_module(snippet_ptx(body), "t"); }
+ptx::Module parse_body(const std::string& body) {
+  return ptx::parse_module(snippet_ptx(body), "t");
+}
 
 /// The instructions of the snippet's kernel as "opcode.modifiers" strings.
 std::vector<std::string> opcodes(const ptx::Module& m) {
   std::vector<std::string> out;
   for (const auto& st : m.functions.front().body) {
-    if (!st.instruction) continue;
+    if (!st.instruction)
+      continue;
     std::string s = st.instruction->opcode;
-    for (const auto& mod : st.instruction->modifiers) s += "." + mod;
+    for (const auto& mod : st.instruction->modifiers)
+      s += "." + mod;
     out.push_back(s);
   }
   return out;

@@ -20,8 +20,7 @@ std::string fixture(const std::string& name) {
 
 ContextOptions two_workers() {
   ContextOptions o;
-  o.cpu_threads = 2;
-  o.memcheck = true;
+  o.set("threads", "2").set("memcheck", "1");
   return o;
 }
 

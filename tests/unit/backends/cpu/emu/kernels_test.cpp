@@ -22,8 +22,9 @@ std::string slurp(const std::filesystem::path& p) {
 
 ContextOptions threads(int n, bool memcheck = false) {
   ContextOptions o;
-  o.cpu_threads = n;
-  o.memcheck = memcheck;
+  o.set("threads", std::to_string(n));
+  if (memcheck)
+    o.set("memcheck", "1");
   return o;
 }
 
@@ -271,7 +272,7 @@ extern "C" __global__ void spin(volatile int* flag) { while (*flag == 0) { } }
 
 TEST(Kernels, StatsCountInstructions) {
   ContextOptions o = threads(1);
-  o.stats = true;
+  o.set("stats", "1");
   EmuHarness h(slurp(source_dir() / "kernels/examples/scalar_add.cu"), Language::cuda, o);
   Buffer& buf = h.buffer(std::vector<float>(64, 0.0f));
   h.run("scalar_add", Dim3{2, 1, 1}, Dim3{32, 1, 1}, buf, 64, 1.0f);

@@ -12,8 +12,9 @@ namespace {
 
 ContextOptions options(int threads, bool memcheck = false) {
   ContextOptions o;
-  o.cpu_threads = threads;
-  o.memcheck = memcheck;
+  o.set("threads", std::to_string(threads));
+  if (memcheck)
+    o.set("memcheck", "1");
   return o;
 }
 

@@ -1,0 +1,16 @@
+#pragma once
+// The CPU backend's own context settings, read from the names in ContextOptions.
+#include "backends/backend.hpp"
+
+namespace gpurun::cpu {
+
+struct ContextSettings {
+  bool memcheck = false; ///< "memcheck": check every access against its allocation
+  bool stats = false;    ///< "stats": count executed instructions
+  int threads = 0;       ///< "threads": worker threads (0 = all cores)
+
+  /// Throws Error(usage) naming the setting when a value is malformed.
+  [[nodiscard]] static ContextSettings from(const ContextOptions& options);
+};
+
+} // namespace gpurun::cpu
