@@ -4,14 +4,12 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "backends/compilers/nvrtc.hpp"
 #include "backends/registry.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/language.hpp"
 #include "core/ptxas_info.hpp"
-#ifdef GPURUN_HAVE_NVRTC
-#include "backends/compilers/nvrtc.hpp"
-#endif
 
 namespace gpurun {
 
@@ -42,7 +40,6 @@ std::string virtual_arch(const std::string& arch) {
 /// attributes.
 void print_resources(const KernelSource& source, CompileOptions options, Backend& backend,
                      Device& device, Context& context, const CompileResult& compiled) {
-#ifdef GPURUN_HAVE_NVRTC
   if (source.language == Language::cuda || source.language == Language::hip) {
     std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch : std::string("sm_90");
     if (options.arch.rfind("compute_", 0) == 0)
@@ -60,7 +57,6 @@ void print_resources(const KernelSource& source, CompileOptions options, Backend
     fmt::print("(ptxas for {}, {})\n", arch, cubin.compiler_version);
     return;
   }
-#endif
   auto module = context.load(compiled);
   fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
              "local bytes", "max threads");

@@ -7,12 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "backends/compilers/cuda_compiler.hpp"
 #include "backends/cpu/emu/address_space.hpp"
 #include "backends/cpu/module.hpp"
 #include "core/error.hpp"
-#ifdef GPURUN_HAVE_NVRTC
-#include "backends/compilers/cuda_compiler.hpp"
-#endif
 
 namespace gpurun::cpu {
 
