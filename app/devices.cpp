@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
+#include "backends/compilers/cuda_compiler.hpp"
 #include "backends/registry.hpp"
 #include "base/error.hpp"
 
@@ -41,6 +42,47 @@ std::string human_bytes(std::uint64_t bytes) {
   return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
+// The CUDA compilers, each as found at run time, and the one a .cu compile picks by default.
+struct CompilerReport {
+  std::vector<compilers::CompilerInfo> compilers;
+  compilers::CompilerInfo chosen;
+};
+
+CompilerReport find_compilers() {
+  return {{compilers::nvrtc_info(), compilers::clang_info()}, compilers::choose(CompileOptions{})};
+}
+
+void print_compilers(const CompilerReport& report) {
+  fmt::print("compilers (CUDA source)\n");
+  for (const auto& c : report.compilers) {
+    if (c.available)
+      fmt::print("  {:<6} available, {}, {}\n", c.name, c.version, c.location);
+    else
+      fmt::print("  {:<6} unavailable: {}\n", c.name, c.reason);
+  }
+  if (report.chosen.available)
+    fmt::print("  .cu files compile with {}\n", report.chosen.name);
+  else
+    fmt::print("  .cu files cannot be compiled here; .ptx files run\n");
+}
+
+nlohmann::json compilers_json(const CompilerReport& report) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& c : report.compilers) {
+    nlohmann::json entry{{"available", c.available}};
+    if (c.available) {
+      entry["version"] = c.version;
+      entry["location"] = c.location;
+    } else {
+      entry["reason"] = c.reason;
+    }
+    out[c.name] = entry;
+  }
+  // The compiler a .cu compile uses without --compiler; null when there is none.
+  out["selected"] = report.chosen.available ? nlohmann::json(report.chosen.name) : nlohmann::json();
+  return out;
+}
+
 void print_human(const BackendRegistry& registry) {
   for (const auto& backend : registry.all()) {
     const ProbeResult probe = backend->probe();
@@ -60,6 +102,7 @@ void print_human(const BackendRegistry& registry) {
                  p.max_shared_per_block / 1024, p.max_shared_per_block_optin / 1024);
     }
   }
+  print_compilers(find_compilers());
 }
 
 nlohmann::json to_json(const BackendRegistry& registry) {
@@ -78,7 +121,7 @@ nlohmann::json to_json(const BackendRegistry& registry) {
     entry["devices"] = devices;
     backends.push_back(entry);
   }
-  return {{"backends", backends}};
+  return {{"backends", backends}, {"compilers", compilers_json(find_compilers())}};
 }
 
 } // namespace

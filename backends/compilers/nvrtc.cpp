@@ -1,11 +1,9 @@
 #include "backends/compilers/nvrtc.hpp"
 
 #include <cstring>
-#include <filesystem>
 #include <fmt/format.h>
 #include <memory>
 #include <string_view>
-#include <system_error>
 #include <vector>
 
 #include "backends/compilers/compat_headers.hpp"
@@ -53,11 +51,6 @@ void validate_target(const std::string& target) {
         target));
 }
 
-bool directory_exists(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::is_directory(path, ec);
-}
-
 std::vector<std::string> build_options(const KernelSource& source, const CompileOptions& options,
                                        const std::string& target) {
   std::vector<std::string> args;
@@ -79,13 +72,9 @@ std::vector<std::string> build_options(const KernelSource& source, const Compile
   args.push_back(std::string("--pre-include=") + implicit_header);
   // The toolkit's own headers (cuda_fp16.h, cuda_bf16.h, cooperative_groups.h, cuda/std/…) are
   // written to compile under NVRTC; they come last so that user folders and the in-memory
-  // compatibility headers win.
-#ifdef GPURUN_CUDA_INCLUDE_DIR
-  for (const auto& dir :
-       {std::string(GPURUN_CUDA_INCLUDE_DIR), std::string(GPURUN_CUDA_INCLUDE_DIR) + "/cccl"})
-    if (directory_exists(dir))
-      args.push_back("-I" + dir);
-#endif
+  // compatibility headers win. They are the ones that belong to the NVRTC that was loaded.
+  for (const auto& dir : library().include_dirs)
+    args.push_back("-I" + dir);
   for (const auto& extra : options.extra)
     args.push_back(extra);
   return args;

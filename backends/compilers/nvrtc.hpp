@@ -1,5 +1,5 @@
 #pragma once
-// NVRTC, opened with dlopen (libnvrtc.so.13, .12, .11.2, libnvrtc.so), shared by the CUDA backend
+// NVRTC, opened with dlopen wherever it is installed (nvrtc_locate.hpp), shared by the CUDA backend
 // (cubin for the device) and the CPU backend (PTX for the emulator).
 #include <string>
 #include <vector>
@@ -21,8 +21,8 @@ using Availability = compilers::Availability;
 /// Compiles CUDA C++ source. `target` "compute_XX" yields PTX (binary_format "ptx"), "sm_XX" a
 /// cubin (binary_format "cubin"). A compile error is returned (ok=false, log); an unavailable NVRTC
 /// throws Error(unavailable). Includes the compatibility headers that let kernels written for nvcc
-/// (<cstdio>, <cstdint>, <cmath>, <cuda_runtime.h>) compile; the toolkit's include folder (and its
-/// cccl/ subfolder) is searched after the user's folders when it exists, for <cuda_fp16.h>,
+/// (<cstdio>, <cstdint>, <cmath>, <cuda_runtime.h>) compile; the include folders of the toolkit or
+/// wheels the loaded NVRTC came from are searched after the user's folders, for <cuda_fp16.h>,
 /// <cuda_bf16.h>, <cooperative_groups.h> and <cuda/std/…>. Throws Error(usage) for a target that
 /// is neither compute_XX nor sm_XX.
 [[nodiscard]] CompileResult compile(const KernelSource& source, const CompileOptions& options,

@@ -1,47 +1,55 @@
 #pragma once
 // The NVRTC function table, filled by dlsym from the first libnvrtc that loads. Types come from
-// the toolkit's nvrtc.h so a signature change is a compile error here, not a crash at run time.
-#include <nvrtc.h>
-
+// nvrtc_types.hpp, gpurun's own declarations of the NVRTC API, so no toolkit is needed to build.
 #include <string>
+#include <vector>
 
 #include "backends/compilers/nvrtc.hpp"
+#include "backends/compilers/nvrtc_locate.hpp"
+#include "backends/compilers/nvrtc_types.hpp"
 #include "backends/kit/dynamic_library.hpp"
 
 namespace gpurun::nvrtc {
 
 struct Api {
-  decltype(&::nvrtcGetErrorString) get_error_string = nullptr;
-  decltype(&::nvrtcVersion) version = nullptr;
-  decltype(&::nvrtcCreateProgram) create_program = nullptr;
-  decltype(&::nvrtcDestroyProgram) destroy_program = nullptr;
-  decltype(&::nvrtcCompileProgram) compile_program = nullptr;
-  decltype(&::nvrtcGetPTXSize) get_ptx_size = nullptr;
-  decltype(&::nvrtcGetPTX) get_ptx = nullptr;
-  decltype(&::nvrtcGetCUBINSize) get_cubin_size = nullptr;
-  decltype(&::nvrtcGetCUBIN) get_cubin = nullptr;
-  decltype(&::nvrtcGetProgramLogSize) get_program_log_size = nullptr;
-  decltype(&::nvrtcGetProgramLog) get_program_log = nullptr;
-  decltype(&::nvrtcAddNameExpression) add_name_expression = nullptr;
-  decltype(&::nvrtcGetLoweredName) get_lowered_name = nullptr;
+  nvrtcGetErrorString_fn get_error_string = nullptr;
+  nvrtcVersion_fn version = nullptr;
+  nvrtcCreateProgram_fn create_program = nullptr;
+  nvrtcDestroyProgram_fn destroy_program = nullptr;
+  nvrtcCompileProgram_fn compile_program = nullptr;
+  nvrtcGetPTXSize_fn get_ptx_size = nullptr;
+  nvrtcGetPTX_fn get_ptx = nullptr;
+  nvrtcGetCUBINSize_fn get_cubin_size = nullptr;
+  nvrtcGetCUBIN_fn get_cubin = nullptr;
+  nvrtcGetProgramLogSize_fn get_program_log_size = nullptr;
+  nvrtcGetProgramLog_fn get_program_log = nullptr;
+  nvrtcAddNameExpression_fn add_name_expression = nullptr;
+  nvrtcGetLoweredName_fn get_lowered_name = nullptr;
   // Optional (NVRTC 11.2+): which --gpu-architecture values this NVRTC accepts.
-  decltype(&::nvrtcGetNumSupportedArchs) get_num_supported_archs = nullptr;
-  decltype(&::nvrtcGetSupportedArchs) get_supported_archs = nullptr;
+  nvrtcGetNumSupportedArchs_fn get_num_supported_archs = nullptr;
+  nvrtcGetSupportedArchs_fn get_supported_archs = nullptr;
 };
 
 /// The loaded library: stays mapped for the life of the process.
 struct Library {
   dl::LibraryHandle handle;
   Api api;
+  /// `location` is the file that was loaded, as the loader found it.
   Availability availability;
   int major = 0;
   int minor = 0;
+  /// The toolkit headers that go with this NVRTC (toolkit_include_dirs), searched by compiles
+  /// after the user's folders.
+  std::vector<std::string> include_dirs;
 };
 
-/// Loads NVRTC on first use (thread-safe); `availability.available` says whether `api` is usable.
-/// Candidates: $GPURUN_NVRTC_LIBRARY when set, then libnvrtc.so.13, .12, .11.2, libnvrtc.so on
-/// the loader path, then the same names under /usr/local/cuda/lib64 and /usr/local/cuda/lib.
+/// Loads NVRTC on first use (thread-safe) from the candidates of locate(LocateEnv::system());
+/// `availability.available` says whether `api` is usable.
 [[nodiscard]] const Library& library();
+
+/// Tries `search.candidates` in order and keeps the first that loads and has every required entry
+/// point. Exposed for tests; library() is what the rest of gpurun uses.
+[[nodiscard]] Library load(const Search& search, const LocateEnv& env);
 
 /// "NVRTC_ERROR_COMPILATION" from the library (or the number when it cannot say).
 [[nodiscard]] std::string result_name(nvrtcResult result);

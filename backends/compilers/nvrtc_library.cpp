@@ -1,31 +1,19 @@
-#include <cstdlib>
+#include <array>
 #include <fmt/format.h>
-#include <vector>
+#include <type_traits>
 
 #include "backends/compilers/nvrtc_api.hpp"
 
 namespace gpurun::nvrtc {
 namespace {
 
-std::vector<std::string> candidate_paths() {
-  static const char* const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2",
-                                      "libnvrtc.so"};
-  static const char* const folders[] = {"", "/usr/local/cuda/lib64/", "/usr/local/cuda/lib/"};
-  std::vector<std::string> paths;
-  if (const char* override_path = std::getenv("GPURUN_NVRTC_LIBRARY");
-      override_path != nullptr && *override_path != '\0')
-    paths.emplace_back(override_path);
-  for (const char* folder : folders)
-    for (const char* name : names)
-      paths.push_back(std::string(folder) + name);
-  return paths;
-}
-
 // Binds every entry of the table; returns the first missing symbol's name or nullptr.
 const char* bind_all(void* h, Api& api) {
+  // The static_assert ties each member to the entry point whose symbol it is bound to.
 #define GPURUN_NVRTC_BIND(member, fn)                                                              \
-  if (!dl::bind(h, api.member, GPURUN_DL_SYMBOL_NAME(fn)))                                         \
-  return GPURUN_DL_SYMBOL_NAME(fn)
+  static_assert(std::is_same_v<decltype(api.member), fn##_fn>);                                    \
+  if (!dl::bind(h, api.member, #fn))                                                               \
+  return #fn
   GPURUN_NVRTC_BIND(get_error_string, nvrtcGetErrorString);
   GPURUN_NVRTC_BIND(version, nvrtcVersion);
   GPURUN_NVRTC_BIND(create_program, nvrtcCreateProgram);
@@ -40,43 +28,69 @@ const char* bind_all(void* h, Api& api) {
   GPURUN_NVRTC_BIND(add_name_expression, nvrtcAddNameExpression);
   GPURUN_NVRTC_BIND(get_lowered_name, nvrtcGetLoweredName);
 #undef GPURUN_NVRTC_BIND
+  static_assert(
+      std::is_same_v<decltype(api.get_num_supported_archs), nvrtcGetNumSupportedArchs_fn>);
+  static_assert(std::is_same_v<decltype(api.get_supported_archs), nvrtcGetSupportedArchs_fn>);
   (void)dl::bind(h, api.get_num_supported_archs, "nvrtcGetNumSupportedArchs");
   (void)dl::bind(h, api.get_supported_archs, "nvrtcGetSupportedArchs");
   return nullptr;
 }
 
-Library load() {
-  Library lib;
-  const auto candidates = candidate_paths();
-  auto opened = dl::open_first(candidates);
-  if (!opened.handle) {
-    lib.availability.reason = fmt::format(
-        "NVRTC not found (tried libnvrtc.so.13, .so.12, .so.11.2, libnvrtc.so on the loader path "
-        "and under /usr/local/cuda/lib64, /usr/local/cuda/lib): {}",
-        opened.error.substr(0, opened.error.find(';')));
-    return lib;
-  }
-  if (const char* missing = bind_all(opened.handle.get(), lib.api)) {
-    lib.availability.reason = fmt::format("{} lacks {}: too old", opened.path, missing);
-    lib.api = Api{};
-    return lib;
-  }
-  if (lib.api.version(&lib.major, &lib.minor) != NVRTC_SUCCESS) {
-    lib.availability.reason = fmt::format("{}: nvrtcVersion failed", opened.path);
-    lib.api = Api{};
-    return lib;
-  }
-  lib.handle = std::move(opened.handle);
-  lib.availability.available = true;
-  lib.availability.version = fmt::format("{}.{}", lib.major, lib.minor);
-  lib.availability.location = opened.path;
-  return lib;
+std::string not_found_reason(const Search& search, const std::string& failure) {
+  if (search.exclusive)
+    return fmt::format("GPURUN_NVRTC_LIBRARY: {}", failure);
+  const auto places = fmt::format("{}", fmt::join(search.places, ", "));
+  // A library that exists but cannot be used says more than the list of places.
+  if (!failure.empty())
+    return fmt::format("no usable NVRTC: {} (looked in {})", failure, places);
+  return fmt::format("NVRTC not found (looked in {}; GPURUN_NVRTC_PATH adds folders)", places);
 }
 
 } // namespace
 
+Library load(const Search& search, const LocateEnv& env) {
+  std::string failure; // the first candidate that exists but could not be used
+  for (const auto& candidate : search.candidates) {
+    const std::array<std::string, 1> one{candidate};
+    auto opened = dl::open_first(one);
+    // A bare soname the loader does not know is the normal case on most machines, not news.
+    const bool is_file = search.exclusive || candidate.find('/') != std::string::npos;
+    if (!opened.handle) {
+      if (is_file && failure.empty())
+        failure = opened.error;
+      continue;
+    }
+    Library lib;
+    if (const char* missing = bind_all(opened.handle.get(), lib.api)) {
+      if (failure.empty())
+        failure = fmt::format("{} lacks {}: too old", candidate, missing);
+      continue;
+    }
+    if (lib.api.version(&lib.major, &lib.minor) != NVRTC_SUCCESS) {
+      if (failure.empty())
+        failure = fmt::format("{}: nvrtcVersion failed", candidate);
+      continue;
+    }
+    // A path is what was opened; for a soname, ask the loader which file it found. (Not for a
+    // path too: a file already mapped under another name would be reported under that name.)
+    std::string file = is_file ? candidate : dl::file_of(opened.handle.get());
+    lib.handle = std::move(opened.handle);
+    lib.availability.available = true;
+    lib.availability.version = fmt::format("{}.{}", lib.major, lib.minor);
+    lib.availability.location = file.empty() ? candidate : std::move(file);
+    lib.include_dirs = toolkit_include_dirs(lib.availability.location, env);
+    return lib;
+  }
+  Library lib;
+  lib.availability.reason = not_found_reason(search, failure);
+  return lib;
+}
+
 const Library& library() {
-  static const Library lib = load();
+  static const Library lib = [] {
+    const auto env = LocateEnv::system();
+    return load(locate(env), env);
+  }();
   return lib;
 }
 

@@ -2,15 +2,18 @@
 
 #include <array>
 #include <fmt/format.h>
+#include <type_traits>
 
 namespace gpurun::cuda {
 namespace {
 
 // Returns the first required symbol that is missing, or nullptr.
 const char* bind_all(void* h, DriverApi& api) {
+  // The static_assert ties each member to the entry point whose symbol it is bound to.
 #define GPURUN_CU_BIND(member, fn)                                                                 \
-  if (!dl::bind(h, api.member, GPURUN_DL_SYMBOL_NAME(fn)))                                         \
-  return GPURUN_DL_SYMBOL_NAME(fn)
+  static_assert(std::is_same_v<decltype(api.member), fn##_fn>);                                    \
+  if (!dl::bind(h, api.member, fn##_symbol))                                                       \
+  return fn##_symbol
   GPURUN_CU_BIND(get_error_name, cuGetErrorName);
   GPURUN_CU_BIND(get_error_string, cuGetErrorString);
   GPURUN_CU_BIND(init, cuInit);
@@ -44,15 +47,18 @@ const char* bind_all(void* h, DriverApi& api) {
   GPURUN_CU_BIND(event_record, cuEventRecord);
   GPURUN_CU_BIND(event_synchronize, cuEventSynchronize);
 #undef GPURUN_CU_BIND
-  // cuEventElapsedTime_v2 appeared in 12.8; older drivers export the same signature unversioned.
-  if (!dl::bind(h, api.event_elapsed_time, GPURUN_DL_SYMBOL_NAME(cuEventElapsedTime)) &&
-      !dl::bind(h, api.event_elapsed_time, "cuEventElapsedTime"))
-    return GPURUN_DL_SYMBOL_NAME(cuEventElapsedTime);
-  (void)dl::bind(h, api.module_get_function_count, GPURUN_DL_SYMBOL_NAME(cuModuleGetFunctionCount));
-  (void)dl::bind(h, api.module_enumerate_functions,
-                 GPURUN_DL_SYMBOL_NAME(cuModuleEnumerateFunctions));
-  (void)dl::bind(h, api.func_get_name, GPURUN_DL_SYMBOL_NAME(cuFuncGetName));
-  (void)dl::bind(h, api.func_get_param_info, GPURUN_DL_SYMBOL_NAME(cuFuncGetParamInfo));
+  static_assert(std::is_same_v<decltype(api.event_elapsed_time), cuEventElapsedTime_fn>);
+  if (!dl::bind(h, api.event_elapsed_time, cuEventElapsedTime_symbol) &&
+      !dl::bind(h, api.event_elapsed_time, cuEventElapsedTime_unversioned_symbol))
+    return cuEventElapsedTime_symbol;
+#define GPURUN_CU_BIND_OPTIONAL(member, fn)                                                        \
+  static_assert(std::is_same_v<decltype(api.member), fn##_fn>);                                    \
+  (void)dl::bind(h, api.member, fn##_symbol)
+  GPURUN_CU_BIND_OPTIONAL(module_get_function_count, cuModuleGetFunctionCount);
+  GPURUN_CU_BIND_OPTIONAL(module_enumerate_functions, cuModuleEnumerateFunctions);
+  GPURUN_CU_BIND_OPTIONAL(func_get_name, cuFuncGetName);
+  GPURUN_CU_BIND_OPTIONAL(func_get_param_info, cuFuncGetParamInfo);
+#undef GPURUN_CU_BIND_OPTIONAL
   return nullptr;
 }
 

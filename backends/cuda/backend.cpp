@@ -27,7 +27,7 @@ public:
       int count = 0;
       GPURUN_CU_CHECK("cuDeviceGetCount", api.device_get_count(&count));
       for (int i = 0; i < count; ++i) {
-        CUdevice device = 0;
+        cuda::CUdevice device = 0;
         GPURUN_CU_CHECK("cuDeviceGet", api.device_get(&device, i));
         m_devices.push_back(std::make_unique<cuda::CudaDevice>(api, device));
       }
@@ -49,11 +49,11 @@ private:
     if (!driver.error.empty())
       return {false, driver.error};
     const auto& api = driver.api;
-    if (const CUresult r = api.init(0); r != CUDA_SUCCESS)
+    if (const cuda::CUresult r = api.init(0); r != cuda::CUDA_SUCCESS)
       return {false, "cuInit failed: " + cuda::describe(r)};
     trace("cuda: cuInit done");
     int count = 0;
-    if (const CUresult r = api.device_get_count(&count); r != CUDA_SUCCESS)
+    if (const cuda::CUresult r = api.device_get_count(&count); r != cuda::CUDA_SUCCESS)
       return {false, "cuDeviceGetCount failed: " + cuda::describe(r)};
     if (count == 0)
       return {false, "no device"};

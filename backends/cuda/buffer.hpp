@@ -1,5 +1,5 @@
 #pragma once
-#include <cuda.h>
+#include "backends/cuda/driver_types.hpp"
 
 #include <memory>
 

@@ -2,7 +2,7 @@
 // What a context's buffers, modules and timers share with it: the primary context and stream
 // they were made in. Each holds a shared_ptr, so the context is released after the last of them,
 // whatever order the caller destroys them in.
-#include <cuda.h>
+#include "backends/cuda/driver_types.hpp"
 
 #include <string>
 

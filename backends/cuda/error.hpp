@@ -1,7 +1,7 @@
 #pragma once
 // CUresult → gpurun errors. The check macro builds its message only when a call fails and records
 // the call and file:line in the BackendError.
-#include <cuda.h>
+#include "backends/cuda/driver_types.hpp"
 
 #include <fmt/format.h>
 #include <string>
@@ -30,8 +30,8 @@ namespace gpurun::cuda {
 /// Checks a driver call; on failure throws BackendError(device) "<call_name> failed: NAME (…)".
 #define GPURUN_CU_CHECK(call_name, expr)                                                           \
   do {                                                                                             \
-    const CUresult gpurun_cu_result_ = (expr);                                                     \
-    if (gpurun_cu_result_ != CUDA_SUCCESS)                                                         \
+    const ::gpurun::cuda::CUresult gpurun_cu_result_ = (expr);                                     \
+    if (gpurun_cu_result_ != ::gpurun::cuda::CUDA_SUCCESS)                                         \
       ::gpurun::cuda::throw_error(gpurun_cu_result_, call_name, ::gpurun::ExitCode::device,        \
                                   std::string(call_name) + " failed", __FILE__, __LINE__);         \
   } while (0)
@@ -39,8 +39,8 @@ namespace gpurun::cuda {
 /// Like GPURUN_CU_CHECK with an exit code and a fmt message (formatted only on failure).
 #define GPURUN_CU_CHECK_MSG(call_name, expr, code, ...)                                            \
   do {                                                                                             \
-    const CUresult gpurun_cu_result_ = (expr);                                                     \
-    if (gpurun_cu_result_ != CUDA_SUCCESS)                                                         \
+    const ::gpurun::cuda::CUresult gpurun_cu_result_ = (expr);                                     \
+    if (gpurun_cu_result_ != ::gpurun::cuda::CUDA_SUCCESS)                                         \
       ::gpurun::cuda::throw_error(gpurun_cu_result_, call_name, code, fmt::format(__VA_ARGS__),    \
                                   __FILE__, __LINE__);                                             \
   } while (0)

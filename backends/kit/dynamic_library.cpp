@@ -1,6 +1,7 @@
 #include "backends/kit/dynamic_library.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 namespace gpurun::dl {
 
@@ -25,6 +26,14 @@ OpenedLibrary open_first(std::span<const std::string> candidates) {
     result.error += why != nullptr ? why : name + ": dlopen failed";
   }
   return result;
+}
+
+std::string file_of(void* handle) {
+  link_map* map = nullptr;
+  if (handle == nullptr || dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr ||
+      map->l_name == nullptr)
+    return {};
+  return map->l_name;
 }
 
 void* find_symbol(void* handle, const char* name) noexcept {

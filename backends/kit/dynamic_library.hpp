@@ -25,6 +25,10 @@ struct OpenedLibrary {
 /// owning handle is closed at static destruction.
 [[nodiscard]] OpenedLibrary open_first(std::span<const std::string> candidates);
 
+/// The file `handle` maps, as the loader found it: "/usr/lib/x86_64-linux-gnu/libm.so.6" for a
+/// library opened as "libm.so.6". Empty when the loader cannot say.
+[[nodiscard]] std::string file_of(void* handle);
+
 /// dlsym; nullptr when absent.
 [[nodiscard]] void* find_symbol(void* handle, const char* name) noexcept;
 
@@ -35,8 +39,3 @@ template <class Fn> bool bind(void* handle, Fn& fn, const char* name) noexcept {
 }
 
 } // namespace gpurun::dl
-
-// The exported name of a vendor function after the header's macros: cuda.h #defines cuMemAlloc to
-// cuMemAlloc_v2 and so on, and the library exports the versioned symbol.
-#define GPURUN_DL_STRINGIFY_IMPL(x) #x
-#define GPURUN_DL_SYMBOL_NAME(fn) GPURUN_DL_STRINGIFY_IMPL(fn)

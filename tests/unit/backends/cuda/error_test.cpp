@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace gpurun {
+namespace gpurun::cuda {
 namespace {
 
 TEST(CudaError, FormatNamesWhatCodeAndDescription) {
@@ -69,4 +69,4 @@ TEST(CudaError, CheckMacroEvaluatesOnceAndThrowsOnlyOnFailure) {
 }
 
 } // namespace
-} // namespace gpurun
+} // namespace gpurun::cuda

@@ -31,5 +31,16 @@ TEST(DynamicLibrary, OpensFirstLoadableAndBindsSymbols) {
   EXPECT_EQ(absent, nullptr);
 }
 
+TEST(DynamicLibrary, FileOfNamesWhereTheLoaderFoundASoname) {
+  const std::array<std::string, 1> names{"libm.so.6"};
+  const auto opened = dl::open_first(names);
+  ASSERT_TRUE(opened.handle) << opened.error;
+  const auto file = dl::file_of(opened.handle.get());
+  // The loader searched its path for the soname: the answer is the file it mapped.
+  EXPECT_EQ(file.front(), '/') << file;
+  EXPECT_TRUE(file.ends_with("/libm.so.6")) << file;
+  EXPECT_EQ(dl::file_of(nullptr), "");
+}
+
 } // namespace
 } // namespace gpurun

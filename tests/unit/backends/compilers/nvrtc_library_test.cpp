@@ -1,0 +1,98 @@
+// Loading NVRTC from the candidates discovery produced: a real libnvrtc through a fake wheel
+// layout, and the reasons given when nothing usable is found.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <filesystem>
+
+#include "backends/compilers/nvrtc_api.hpp"
+#include "support/test_support.hpp"
+
+namespace gpurun::nvrtc {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Only the variables a test sets; the real file system.
+LocateEnv env_with(std::string name, std::string value) {
+  LocateEnv env = LocateEnv::system();
+  env.variable = [name = std::move(name), value = std::move(value)](const std::string& asked) {
+    return asked == name ? value : std::string();
+  };
+  return env;
+}
+
+TEST(NvrtcLibrary, LoadsFromAWheelLayoutNamedByGpurunNvrtcPath) {
+  const fs::path toolkit = "/usr/local/cuda";
+  std::error_code ec;
+  if (!fs::exists(toolkit / "lib64/libnvrtc.so.13", ec))
+    GTEST_SKIP() << "no CUDA 13 NVRTC at " << toolkit << " to link the fake wheel to";
+  // site-packages/nvidia/cu13/{lib,include}, as the CUDA 13 wheels install them.
+  const auto site = test::temp_dir() / "site-packages";
+  const auto package = site / "nvidia" / "cu13";
+  fs::create_directories(package / "lib");
+  fs::create_symlink(toolkit / "lib64/libnvrtc.so.13", package / "lib/libnvrtc.so.13");
+  const bool headers = fs::exists(toolkit / "include/cuda_runtime.h", ec);
+  if (headers)
+    fs::create_directory_symlink(toolkit / "include", package / "include");
+
+  const auto env = env_with("GPURUN_NVRTC_PATH", site.string());
+  const auto search = locate(env);
+  ASSERT_FALSE(search.candidates.empty());
+  const auto wheel_lib = (package / "lib/libnvrtc.so.13").string();
+  EXPECT_EQ(search.candidates.front(), wheel_lib);
+
+  const Library lib = load(search, env);
+  ASSERT_TRUE(lib.availability.available) << lib.availability.reason;
+  // The location is the file that was loaded: the wheel's, not the toolkit's it links to.
+  EXPECT_EQ(lib.availability.location, wheel_lib);
+  EXPECT_EQ(lib.major, 13);
+  EXPECT_EQ(lib.availability.version.rfind("13.", 0), 0u) << lib.availability.version;
+  EXPECT_NE(lib.api.compile_program, nullptr);
+  if (headers) {
+    ASSERT_FALSE(lib.include_dirs.empty());
+    EXPECT_EQ(lib.include_dirs.front(), (package / "include").string());
+  }
+}
+
+TEST(NvrtcLibrary, ExactLibraryThatDoesNotLoadSaysSo) {
+  const auto env = env_with("GPURUN_NVRTC_LIBRARY", "/nonexistent");
+  const Library lib = load(locate(env), env);
+  EXPECT_FALSE(lib.availability.available);
+  EXPECT_EQ(lib.availability.reason.rfind("GPURUN_NVRTC_LIBRARY: /nonexistent", 0), 0u)
+      << lib.availability.reason;
+  EXPECT_EQ(lib.availability.reason.find('\n'), std::string::npos);
+  EXPECT_EQ(lib.api.version, nullptr);
+}
+
+TEST(NvrtcLibrary, NotFoundNamesThePlacesSearched) {
+  Search search;
+  search.candidates = {"libgpurun-no-nvrtc.so.99"};
+  search.places = {"$CUDA_HOME", "the loader path"};
+  const Library lib = load(search, LocateEnv::system());
+  EXPECT_FALSE(lib.availability.available);
+  EXPECT_EQ(lib.availability.reason,
+            "NVRTC not found (looked in $CUDA_HOME, the loader path; GPURUN_NVRTC_PATH adds "
+            "folders)");
+}
+
+TEST(NvrtcLibrary, LibraryWithoutTheEntryPointsIsNotUsedAndNamed) {
+  // libm loads but is not NVRTC: it is skipped with a reason, not taken.
+  const std::array<std::string, 1> names{"libm.so.6"};
+  const auto libm = dl::open_first(names);
+  ASSERT_TRUE(libm.handle) << libm.error;
+  const auto libm_file = dl::file_of(libm.handle.get());
+  ASSERT_FALSE(libm_file.empty());
+  Search search;
+  search.candidates = {libm_file};
+  search.places = {"$GPURUN_NVRTC_PATH"};
+  const Library lib = load(search, LocateEnv::system());
+  EXPECT_FALSE(lib.availability.available);
+  EXPECT_NE(lib.availability.reason.find(libm_file + " lacks nvrtcGetErrorString"),
+            std::string::npos)
+      << lib.availability.reason;
+  EXPECT_NE(lib.availability.reason.find("$GPURUN_NVRTC_PATH"), std::string::npos);
+}
+
+} // namespace
+} // namespace gpurun::nvrtc

@@ -1,0 +1,132 @@
+// gpurun's own declarations of the driver API against the toolkit's cuda.h, where the build found
+// one: a wrong parameter type, a missing const, a wrong enumerator value or an unversioned symbol
+// would make gpurun call the driver with the wrong ABI, which no other test without a GPU sees.
+#include "backends/cuda/driver_types.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <type_traits>
+
+#ifdef GPURUN_TEST_HAVE_CUDA_H
+#include <cuda.h>
+#endif
+
+namespace gpurun::cuda {
+namespace {
+
+#ifdef GPURUN_TEST_HAVE_CUDA_H
+
+// as_header_t<T>: T with every gpurun::cuda type replaced by cuda.h's type of the same name,
+// through pointers, const and function-pointer signatures. Equal to the header's type exactly
+// when the two declarations agree.
+template <class T> struct as_header { using type = T; };
+template <class T> using as_header_t = typename as_header<T>::type;
+template <class T> struct as_header<T*> { using type = as_header_t<T>*; };
+template <class T> struct as_header<const T> { using type = const as_header_t<T>; };
+template <class R, class... Args> struct as_header<R (*)(Args...)> {
+  using type = as_header_t<R> (*)(as_header_t<Args>...);
+};
+#define GPURUN_AS_HEADER(ours, theirs)                                                             \
+  template <> struct as_header<ours> { using type = ::theirs; }
+GPURUN_AS_HEADER(CUctx_st, CUctx_st);
+GPURUN_AS_HEADER(CUmod_st, CUmod_st);
+GPURUN_AS_HEADER(CUfunc_st, CUfunc_st);
+GPURUN_AS_HEADER(CUstream_st, CUstream_st);
+GPURUN_AS_HEADER(CUevent_st, CUevent_st);
+GPURUN_AS_HEADER(CUresult, CUresult);
+GPURUN_AS_HEADER(CUdevice_attribute, CUdevice_attribute);
+GPURUN_AS_HEADER(CUfunction_attribute, CUfunction_attribute);
+GPURUN_AS_HEADER(CUjit_option, CUjit_option);
+GPURUN_AS_HEADER(CUstream_flags, CUstream_flags);
+GPURUN_AS_HEADER(CUevent_flags, CUevent_flags);
+#undef GPURUN_AS_HEADER
+
+// The handles and scalar types are the header's own.
+static_assert(std::is_same_v<as_header_t<CUcontext>, ::CUcontext>);
+static_assert(std::is_same_v<as_header_t<CUmodule>, ::CUmodule>);
+static_assert(std::is_same_v<as_header_t<CUfunction>, ::CUfunction>);
+static_assert(std::is_same_v<as_header_t<CUstream>, ::CUstream>);
+static_assert(std::is_same_v<as_header_t<CUevent>, ::CUevent>);
+static_assert(std::is_same_v<CUdevice, ::CUdevice>);
+static_assert(std::is_same_v<CUdeviceptr, ::CUdeviceptr>);
+
+// The enums are passed by value: their size and alignment are their ABI.
+template <class Ours, class Theirs> constexpr bool same_layout() {
+  return sizeof(Ours) == sizeof(Theirs) && alignof(Ours) == alignof(Theirs);
+}
+static_assert(same_layout<CUresult, ::CUresult>());
+static_assert(same_layout<CUdevice_attribute, ::CUdevice_attribute>());
+static_assert(same_layout<CUfunction_attribute, ::CUfunction_attribute>());
+static_assert(same_layout<CUjit_option, ::CUjit_option>());
+static_assert(same_layout<CUstream_flags, ::CUstream_flags>());
+static_assert(same_layout<CUevent_flags, ::CUevent_flags>());
+
+// Every enumerator gpurun declares has the header's value.
+#define GPURUN_SAME_VALUE(name, value)                                                             \
+  static_assert(static_cast<long long>(name) == static_cast<long long>(::name), #name);            \
+  static_assert(static_cast<long long>(name) == (value), #name);
+GPURUN_CU_RESULTS(GPURUN_SAME_VALUE)
+GPURUN_CU_DEVICE_ATTRIBUTES(GPURUN_SAME_VALUE)
+GPURUN_CU_FUNCTION_ATTRIBUTES(GPURUN_SAME_VALUE)
+GPURUN_CU_JIT_OPTIONS(GPURUN_SAME_VALUE)
+GPURUN_CU_STREAM_FLAGS(GPURUN_SAME_VALUE)
+GPURUN_CU_EVENT_FLAGS(GPURUN_SAME_VALUE)
+#undef GPURUN_SAME_VALUE
+
+// Every entry point has the header's signature. `&::function` names what cuda.h maps the function
+// to (its versioned symbol), which is the declaration a program linked against libcuda calls.
+#define GPURUN_SAME_SIGNATURE(function, symbol)                                                    \
+  static_assert(std::is_same_v<as_header_t<function##_fn>, decltype(&::function)>, #function);
+GPURUN_CU_FUNCTIONS(GPURUN_SAME_SIGNATURE)
+#if CUDA_VERSION >= 12040
+GPURUN_CU_FUNCTIONS_12_4(GPURUN_SAME_SIGNATURE)
+#endif
+#undef GPURUN_SAME_SIGNATURE
+
+#define GPURUN_STRINGIFY_EXPANDED(x) GPURUN_STRINGIFY(x)
+#define GPURUN_STRINGIFY(x) #x
+
+TEST(DriverTypes, SymbolsAreTheOnesCudaHMapsTo) {
+#if CUDA_VERSION >= 12080
+  // The symbol names gpurun binds are the ones cuda.h #defines each function to (cuMemAlloc →
+  // cuMemAlloc_v2). From 12.8 on this includes cuEventElapsedTime_v2.
+#define GPURUN_EXPECT_SYMBOL(function, symbol)                                                     \
+  EXPECT_STREQ(function##_symbol, GPURUN_STRINGIFY_EXPANDED(function)) << #function;               \
+  EXPECT_STREQ(function##_symbol, symbol) << #function;
+  GPURUN_CU_FUNCTIONS(GPURUN_EXPECT_SYMBOL)
+  GPURUN_CU_FUNCTIONS_12_4(GPURUN_EXPECT_SYMBOL)
+#undef GPURUN_EXPECT_SYMBOL
+  EXPECT_STREQ(cuMemAlloc_symbol, "cuMemAlloc_v2");
+#else
+  GTEST_SKIP() << "cuda.h " << CUDA_VERSION << " predates cuEventElapsedTime_v2 (12.8)";
+#endif
+}
+
+TEST(DriverTypes, ComparedWithCudaH) {
+  // The comparisons are static_asserts above; this records that they ran.
+  EXPECT_GE(CUDA_VERSION, 12000);
+  EXPECT_EQ(static_cast<int>(CUDA_ERROR_ILLEGAL_ADDRESS),
+            static_cast<int>(::CUDA_ERROR_ILLEGAL_ADDRESS));
+}
+
+#else
+
+TEST(DriverTypes, ComparedWithCudaH) {
+  GTEST_SKIP() << "cuda.h was not found at build time ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda, "
+                  "the system include path): the declarations are not compared with it";
+}
+
+#endif
+
+// Independent of the header: the values gpurun relies on in its own messages and checks.
+TEST(DriverTypes, NamesAndValuesUsedInMessages) {
+  EXPECT_EQ(CUDA_SUCCESS, 0);
+  EXPECT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, 700);
+  EXPECT_EQ(CUDA_ERROR_NO_DEVICE, 100);
+  EXPECT_STREQ(cuMemFree_symbol, "cuMemFree_v2");
+  EXPECT_STREQ(cuEventElapsedTime_unversioned_symbol, "cuEventElapsedTime");
+}
+
+} // namespace
+} // namespace gpurun::cuda
