@@ -9,11 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/dims.hpp"
@@ -28,19 +30,19 @@ enum class Language { cuda, hip, opencl, metal, ptx };
 
 /// Static properties of a device, filled by the backend.
 struct DeviceProperties {
-  std::string name;           ///< "NVIDIA H200", "gpurun PTX emulator"
-  std::string vendor;         ///< "NVIDIA", "gpurun"
-  std::string arch;           ///< "sm_90"
-  int compute_major = 0;      ///< compute capability, where it applies
+  std::string name;      ///< "NVIDIA H200", "gpurun PTX emulator"
+  std::string vendor;    ///< "NVIDIA", "gpurun"
+  std::string arch;      ///< "sm_90"
+  int compute_major = 0; ///< compute capability, where it applies
   int compute_minor = 0;
-  int multiprocessors = 0;    ///< SMs (CPU backend: worker threads)
+  int multiprocessors = 0; ///< SMs (CPU backend: worker threads)
   int warp_size = 32;
-  std::uint64_t total_memory = 0;          ///< bytes
+  std::uint64_t total_memory = 0; ///< bytes
   unsigned max_threads_per_block = 1024;
   Dim3 max_block{1024, 1024, 64};
   Dim3 max_grid{2147483647u, 65535u, 65535u};
-  std::size_t max_shared_per_block = 48 * 1024;         ///< without opt-in
-  std::size_t max_shared_per_block_optin = 48 * 1024;   ///< with the opt-in attribute
+  std::size_t max_shared_per_block = 48 * 1024;       ///< without opt-in
+  std::size_t max_shared_per_block_optin = 48 * 1024; ///< with the opt-in attribute
   std::size_t l2_bytes = 0;
   int clock_khz = 0;
   int memory_clock_khz = 0;
@@ -61,10 +63,10 @@ struct CompileOptions {
   std::vector<std::string> defines;      ///< "NAME" or "NAME=VALUE"
   std::vector<std::string> include_dirs; ///< -I
   std::string std_version;               ///< "c++17"; empty = compiler default
-  std::string arch;      ///< "sm_90" (binary) / "compute_90" (PTX); empty = the device's own
-  std::vector<std::string> extra;        ///< passed through (--opt)
-  std::string compiler;                  ///< CUDA compiler: "nvrtc", "clang"; empty = automatic
-  bool line_info = true;                 ///< -lineinfo (the emulator maps PTX lines to source)
+  std::string arch; ///< "sm_90" (binary) / "compute_90" (PTX); empty = the device's own
+  std::vector<std::string> extra; ///< passed through (--opt)
+  std::string compiler;           ///< CUDA compiler: "nvrtc", "clang"; empty = automatic
+  bool line_info = true;          ///< -lineinfo (the emulator maps PTX lines to source)
   /// Kernel names as written in the source (possibly templates: "saxpy<float>") whose lowered
   /// (mangled) names the compiler should report.
   std::vector<std::string> name_expressions;
@@ -75,11 +77,11 @@ struct CompileOptions {
 struct CompileResult {
   bool ok = false;
   std::string log;
-  std::string binary_format;             ///< "ptx", "cubin", …
+  std::string binary_format; ///< "ptx", "cubin", …
   std::vector<std::byte> binary;
   std::map<std::string, std::string> lowered_names; ///< name expression → mangled name
-  std::string compiler_version;          ///< "nvrtc 13.0"
-  std::string target;                    ///< the arch actually compiled for
+  std::string compiler_version;                     ///< "nvrtc 13.0"
+  std::string target;                               ///< the arch actually compiled for
 };
 
 /// A kernel parameter as the compiled code lays it out (PTX .param).
@@ -155,11 +157,18 @@ public:
   [[nodiscard]] virtual double elapsed_ms() = 0;
 };
 
+/// Receives device printf text in the order the device produced it; never called by two threads
+/// at once.
+using DeviceOutputSink = std::function<void(std::string_view text)>;
+
 /// Options that apply to one context.
 struct ContextOptions {
   bool memcheck = false; ///< CPU backend: check every access
   bool stats = false;    ///< CPU backend: count instructions
   int cpu_threads = 0;   ///< CPU backend: worker threads (0 = all cores)
+  /// Where device printf text goes. Empty: the process's standard output, where a host program
+  /// sees it (the CUDA driver writes it there when the context synchronizes).
+  DeviceOutputSink device_output;
 };
 
 /// A context with one stream: allocation, copies, compile, launch, synchronize.

@@ -188,6 +188,7 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   state->block = config.block;
   state->dynamic_shared = config.shared_bytes;
   state->memcheck = m_options.memcheck;
+  state->device_output = m_options.device_output;
   state->params.assign(std::max<std::size_t>(kernel.kernel_param_bytes, 1), std::byte{0});
   for (std::size_t i = 0; i < params.size(); ++i) {
     if (args.values[i].size() != params[i].size)
