@@ -80,8 +80,7 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
   }
   CompileResult result = context.compile(source, options);
   if (!result.ok)
-    throw Error(ExitCode::compile,
-                fmt::format("{}: compile failed\n{}", source.path.string(), result.log));
+    throw CompileError(fmt::format("{}: compile failed", source.path.string()), result.log);
   if (cache)
     cache->store(key, result);
   timings.compile_ms = ms_since(start);
@@ -155,6 +154,7 @@ RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
   context_options.memcheck = request.memcheck;
   context_options.stats = request.stats;
   context_options.cpu_threads = request.cpu_threads;
+  context_options.device_output = target.device_output;
   const auto init_start = Clock::now();
   target.context = target.device->create_context(context_options);
   Context* context = target.context.get();

@@ -17,6 +17,8 @@ struct RunTarget {
   int device_index = 0;
   Device* device = nullptr;
   std::unique_ptr<Context> context;
+  /// Where the kernel's device printf goes (--json keeps it for the report); empty: stdout.
+  DeviceOutputSink device_output;
 };
 
 /// Called before the kernel is launched (after compile, binding and copies): the human reporter

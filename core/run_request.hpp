@@ -17,20 +17,20 @@
 namespace gpurun {
 
 struct RunRequest {
-  std::filesystem::path source;        ///< kernel file
-  std::optional<std::string> kernel;   ///< --kernel; default: the only kernel in the file
-  std::optional<Dim3> grid;            ///< --grid (required in the end)
-  std::optional<Dim3> block;           ///< --block (required in the end)
-  std::size_t shared_bytes = 0;        ///< --shared
-  std::vector<std::string> args;       ///< --arg grammar strings, in order
-  std::vector<std::string> globals;    ///< --global NAME=SPEC
-  std::vector<std::string> expects;    ///< --expect NAME=@ref.npy | NAME=[…]
+  std::filesystem::path source;      ///< kernel file
+  std::optional<std::string> kernel; ///< --kernel; default: the only kernel in the file
+  std::optional<Dim3> grid;          ///< --grid (required in the end)
+  std::optional<Dim3> block;         ///< --block (required in the end)
+  std::size_t shared_bytes = 0;      ///< --shared
+  std::vector<std::string> args;     ///< --arg grammar strings, in order
+  std::vector<std::string> globals;  ///< --global NAME=SPEC
+  std::vector<std::string> expects;  ///< --expect NAME=@ref.npy | NAME=[…]
   double rtol = 1e-5;
   double atol = 1e-8;
   std::string backend = "auto";
   int device = 0;
-  CompileOptions compile;              ///< -D -I --std --arch --opt
-  std::string print = "outputs";       ///< --print: "outputs" (default), "all", "none", or names
+  CompileOptions compile;        ///< -D -I --std --arch --opt
+  std::string print = "outputs"; ///< --print: "outputs" (default), "all", "none", or names
   std::optional<std::filesystem::path> save_dir; ///< --save DIR
   int repeat = 1;
   std::optional<double> timeout_s;
@@ -47,9 +47,9 @@ struct RunRequest {
 /// One buffer after the run.
 struct BufferReport {
   std::string name;
-  bool is_input = false;       ///< bound to a const T* parameter
-  HostBuffer before;           ///< contents copied in
-  HostBuffer after;            ///< contents copied out
+  bool is_input = false; ///< bound to a const T* parameter
+  HostBuffer before;     ///< contents copied in
+  HostBuffer after;      ///< contents copied out
 };
 
 /// One --expect comparison.
@@ -66,21 +66,21 @@ struct CheckReport {
 };
 
 struct Timings {
-  double init_ms = 0;     ///< backend probe and device enumeration (driver init: cuInit)
-  double context_ms = 0;  ///< context and stream creation
+  double init_ms = 0;    ///< backend probe and device enumeration (driver init: cuInit)
+  double context_ms = 0; ///< context and stream creation
   double compile_ms = 0;
   bool cache_hit = false;
-  double load_ms = 0;     ///< module load and kernel lookup
+  double load_ms = 0; ///< module load and kernel lookup
   double h2d_ms = 0;
-  double kernel_ms = 0;                 ///< first launch (or mean of --repeat)
+  double kernel_ms = 0;                  ///< first launch (or mean of --repeat)
   std::vector<double> kernel_samples_ms; ///< every launch of --repeat
   double d2h_ms = 0;
-  double total_ms = 0;    ///< from main() to the report
+  double total_ms = 0; ///< from main() to the report
 };
 
 struct RunOutcome {
-  std::string kernel;           ///< as written ("saxpy<float>")
-  std::string lowered_name;     ///< the symbol launched
+  std::string kernel;       ///< as written ("saxpy<float>")
+  std::string lowered_name; ///< the symbol launched
   std::string backend;
   int device_index = 0;
   std::string device_name;
@@ -90,7 +90,9 @@ struct RunOutcome {
   std::vector<BufferReport> buffers;
   std::vector<CheckReport> checks;
   std::map<std::string, double> stats; ///< CPU backend --stats
-  std::string status = "ok";   ///< "ok" or "check_failed"
+  std::string status = "ok";           ///< "ok" or "check_failed"
+  /// Device printf text when it was kept for the report (--json); absent: it went to stdout.
+  std::optional<std::string> device_output;
 };
 
 } // namespace gpurun
