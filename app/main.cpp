@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "app/command.hpp"
 #include "backends/registry.hpp"
 #include "core/error.hpp"
+#include "core/error_report.hpp"
 #include "core/process_clock.hpp"
 
 namespace {
@@ -18,16 +20,43 @@ namespace {
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
 /// not one of ours (or a top-level flag).
 std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const char* commands[] = {"run",     "bench", "compare", "threads",
+  static const char* commands[] = {"run",     "bench",   "compare", "threads",
                                    "devices", "compile", "cache"};
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return args;
+  if (args.empty())
+    return args;
   const std::string& first = args.front();
-  if (first == "-h" || first == "--help" || first == "--version") return args;
+  if (first == "-h" || first == "--help" || first == "--version")
+    return args;
   for (const char* c : commands)
-    if (first == c) return args;
+    if (first == c)
+      return args;
   args.insert(args.begin(), "run");
   return args;
+}
+
+/// Whether the command line asks for JSON (--json, or threads' --format json). Read from the
+/// words themselves so that an error the parser finds is reported as JSON too.
+bool wants_json(const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--json" || args[i] == "--format=json")
+      return true;
+    if (args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json")
+      return true;
+  }
+  return false;
+}
+
+/// The one-line message on stderr, and under --json the error document on stdout.
+int report_error(const std::exception& error, const char* prefix, bool json,
+                 const std::optional<std::string>& device_output) {
+  std::fflush(stdout);
+  std::cerr << "gpurun: " << prefix << error.what() << '\n';
+  if (json)
+    std::cout << gpurun::dump_document(gpurun::error_document(error, device_output)) << '\n';
+  std::cout.flush();
+  std::cerr.flush();
+  return static_cast<int>(gpurun::exit_code_of(error));
 }
 
 } // namespace
@@ -44,10 +73,13 @@ void exit_without_teardown(int code) {
 int main(int argc, char** argv) {
   gpurun::mark_process_start();
   int exit_code = 0;
+  auto args = with_default_command(argc, argv);
+  const bool json = wants_json(args);
+  std::optional<std::string> device_output;
   try {
     gpurun::trace("main");
     gpurun::BackendRegistry registry;
-    gpurun::CommandEnv env{registry, exit_code};
+    gpurun::CommandEnv env{registry, exit_code, device_output};
     CLI::App app{"gpurun: run, check and time one GPU kernel without writing a host program",
                  "gpurun"};
     app.set_version_flag("--version", std::string("gpurun ") + GPURUN_VERSION);
@@ -58,27 +90,26 @@ int main(int argc, char** argv) {
     gpurun::add_compile_command(app, env);
     gpurun::add_cache_command(app, env);
 
-    auto args = with_default_command(argc, argv);
     std::reverse(args.begin(), args.end()); // CLI11 takes a reversed vector
     try {
       app.parse(args);
     } catch (const CLI::ParseError& e) {
-      const int code = app.exit(e);
-      return code == 0 ? 0 : static_cast<int>(gpurun::ExitCode::usage);
+      // CLI11 prints --help and --version (stdout) or the error (stderr) in its own words.
+      if (app.exit(e) == 0)
+        return 0;
+      if (json)
+        std::cout << gpurun::dump_document(gpurun::error_document(gpurun::usage_error(e.what())))
+                  << std::endl;
+      return static_cast<int>(gpurun::ExitCode::usage);
     }
   } catch (const gpurun::Error& e) {
-    std::fflush(stdout);
-    std::cerr << "gpurun: error: " << e.what() << '\n';
-    if (e.code() == gpurun::ExitCode::timeout) {
-      // A hung kernel may still own the device: leave without tearing the context down.
-      std::cerr.flush();
-      std::_Exit(e.exit_code());
-    }
-    return e.exit_code();
+    const int code = report_error(e, "error: ", json, device_output);
+    // A hung kernel may still own the device: leave without tearing the context down.
+    if (e.code() == gpurun::ExitCode::timeout)
+      std::_Exit(code);
+    return code;
   } catch (const std::exception& e) {
-    std::fflush(stdout);
-    std::cerr << "gpurun: internal error: " << e.what() << '\n';
-    return static_cast<int>(gpurun::ExitCode::device);
+    return report_error(e, "internal error: ", json, device_output);
   }
   std::fflush(stdout);
   gpurun::trace("exit");
