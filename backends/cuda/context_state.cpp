@@ -48,7 +48,7 @@ DeviceOutputScope::DeviceOutputScope(const ContextState& state, CaptureFailure o
     return;
   try {
     m_capture.emplace(STDOUT_FILENO);
-  } catch (const Error&) {
+  } catch (...) {
     if (on_failure == CaptureFailure::raise)
       throw;
   }
