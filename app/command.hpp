@@ -2,6 +2,9 @@
 // Each subcommand lives in its own file (app/run.cpp, app/threads.cpp, …) and registers itself on
 // the CLI11 app through one add_*_command function listed in app/main.cpp. The callback stores
 // the process exit code in `exit_code`; errors are thrown as gpurun::Error and mapped by main().
+#include <optional>
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace gpurun {
@@ -10,6 +13,9 @@ class BackendRegistry;
 struct CommandEnv {
   BackendRegistry& registry;
   int& exit_code;
+  /// Device printf text a command keeps for its JSON document (run --json). Set once the command
+  /// keeps it; main() puts it in the error document when the command fails.
+  std::optional<std::string>& device_output;
 };
 
 /// Flushes stdout and stderr and ends the process now, skipping destructors and exit handlers

@@ -52,7 +52,7 @@ void print_resources(const KernelSource& source, CompileOptions options, const T
     options.extra.push_back("--ptxas-options=-v");
     CompileResult cubin = compilers::compile_cuda(source, options, arch);
     if (!cubin.ok)
-      throw Error(ExitCode::compile, fmt::format("compile failed\n{}", cubin.log));
+      throw CompileError(fmt::format("{}: compile failed", source.path.string()), cubin.log);
     fmt::print("{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", "kernel", "registers",
                "barriers", "shared bytes", "stack bytes", "spill st/ld", "cmem bytes");
     for (const auto& k : parse_ptxas_info(cubin.log))
@@ -95,7 +95,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
                              ? compilers::compile_cuda(source, options, options.arch)
                              : context->compile(source, options);
   if (!result.ok)
-    throw Error(ExitCode::compile, fmt::format("{}: compile failed\n{}", o.file, result.log));
+    throw CompileError(fmt::format("{}: compile failed", o.file), result.log);
   if (!result.log.empty())
     std::cerr << result.log;
 

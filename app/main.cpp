@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "backends/registry.hpp"
 #include "base/error.hpp"
 #include "base/process_clock.hpp"
+#include "output/error_report.hpp"
 
 namespace {
 
@@ -33,6 +35,30 @@ std::vector<std::string> with_default_command(int argc, char** argv) {
   return args;
 }
 
+/// Whether the command line asks for JSON (--json, or threads' --format json). Read from the
+/// words themselves so that an error the parser finds is reported as JSON too.
+bool wants_json(const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--json" || args[i] == "--format=json")
+      return true;
+    if (args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json")
+      return true;
+  }
+  return false;
+}
+
+/// The one-line message on stderr, and under --json the error document on stdout.
+int report_error(const std::exception& error, const char* prefix, bool json,
+                 const std::optional<std::string>& device_output) {
+  std::fflush(stdout);
+  std::cerr << "gpurun: " << prefix << error.what() << '\n';
+  if (json)
+    std::cout << gpurun::dump_document(gpurun::error_document(error, device_output)) << '\n';
+  std::cout.flush();
+  std::cerr.flush();
+  return static_cast<int>(gpurun::exit_code_of(error));
+}
+
 } // namespace
 
 namespace gpurun {
@@ -47,10 +73,13 @@ void exit_without_teardown(int code) {
 int main(int argc, char** argv) {
   gpurun::mark_process_start();
   int exit_code = 0;
+  auto args = with_default_command(argc, argv);
+  const bool json = wants_json(args);
+  std::optional<std::string> device_output;
   try {
     gpurun::trace("main");
     gpurun::BackendRegistry registry;
-    gpurun::CommandEnv env{registry, exit_code};
+    gpurun::CommandEnv env{registry, exit_code, device_output};
     CLI::App app{"gpurun: run, check and time one GPU kernel without writing a host program",
                  "gpurun"};
     app.set_version_flag("--version", std::string("gpurun ") + GPURUN_VERSION);
@@ -61,27 +90,26 @@ int main(int argc, char** argv) {
     gpurun::add_compile_command(app, env);
     gpurun::add_cache_command(app, env);
 
-    auto args = with_default_command(argc, argv);
     std::reverse(args.begin(), args.end()); // CLI11 takes a reversed vector
     try {
       app.parse(args);
     } catch (const CLI::ParseError& e) {
-      const int code = app.exit(e);
-      return code == 0 ? 0 : static_cast<int>(gpurun::ExitCode::usage);
+      // CLI11 prints --help and --version (stdout) or the error (stderr) in its own words.
+      if (app.exit(e) == 0)
+        return 0;
+      if (json)
+        std::cout << gpurun::dump_document(gpurun::error_document(gpurun::usage_error(e.what())))
+                  << std::endl;
+      return static_cast<int>(gpurun::ExitCode::usage);
     }
   } catch (const gpurun::Error& e) {
-    std::fflush(stdout);
-    std::cerr << "gpurun: error: " << e.what() << '\n';
-    if (e.code() == gpurun::ExitCode::timeout) {
-      // A hung kernel may still own the device: leave without tearing the context down.
-      std::cerr.flush();
-      std::_Exit(e.exit_code());
-    }
-    return e.exit_code();
+    const int code = report_error(e, "error: ", json, device_output);
+    // A hung kernel may still own the device: leave without tearing the context down.
+    if (e.code() == gpurun::ExitCode::timeout)
+      std::_Exit(code);
+    return code;
   } catch (const std::exception& e) {
-    std::fflush(stdout);
-    std::cerr << "gpurun: internal error: " << e.what() << '\n';
-    return static_cast<int>(gpurun::ExitCode::device);
+    return report_error(e, "internal error: ", json, device_output);
   }
   std::fflush(stdout);
   gpurun::trace("exit");

@@ -9,6 +9,7 @@
 #include "app/run_options.hpp"
 #include "base/error.hpp"
 #include "base/process_clock.hpp"
+#include "output/error_report.hpp"
 #include "output/run_report.hpp"
 #include "pipeline/collect.hpp"
 #include "pipeline/execute.hpp"
@@ -22,7 +23,7 @@ namespace {
 
 void report(const RunOutcome& outcome, const RunRequest& request) {
   if (request.json) {
-    std::cout << to_json(outcome).dump(2) << '\n';
+    std::cout << dump_document(to_json(outcome)) << '\n';
     return;
   }
   if (!request.quiet) {
@@ -44,6 +45,8 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
   add_run_options(*cmd, *options);
 
   cmd->callback([cmd, options, &env] {
+    if (options->json)
+      env.device_output.emplace(); // in the document, also in an error document
     RunRequest request = make_run_request(*cmd, *options);
     trace("request built");
     const double select_start = ms_since_process_start();
@@ -51,8 +54,13 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
         env.registry, {request.backend, request.device, detect_language(request.source)});
     const double select_ms = ms_since_process_start() - select_start;
     trace("backend selected");
+    DeviceOutputSink device_output;
+    if (request.json) {
+      // stdout carries the JSON document alone: device printf goes into it.
+      device_output = [&text = *env.device_output](std::string_view part) { text.append(part); };
+    }
 
-    PreparedRun run = prepare(request, target);
+    PreparedRun run = prepare(request, target, device_output);
     if (!request.json && !request.quiet)
       std::cout << render_launch_line(run.outcome) << std::flush;
     execute(run, request.timeout_s);
@@ -60,6 +68,7 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     execute_timed(run, request.repeat - 1, request.timeout_s);
     run.outcome.timings.init_ms = select_ms;
     run.outcome.timings.total_ms = ms_since_process_start();
+    run.outcome.device_output = env.device_output;
 
     report(run.outcome, request);
     trace("reported");

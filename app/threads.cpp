@@ -28,6 +28,7 @@ struct ThreadsOptions {
   std::string block;
   unsigned warp_size = 0;
   std::string format = "table";
+  bool json = false;
   std::uint64_t limit = 0;
   std::string where;
   bool run = false;
@@ -109,7 +110,9 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
   const Dim3 grid = parse_dims(o.grid, "--grid");
   const Dim3 block = parse_dims(o.block, "--block");
   TableView view;
-  view.format = parse_table_format(o.format);
+  if (o.json && cmd.count("--format") != 0 && o.format != "json")
+    throw usage_error(fmt::format("--json: conflicts with --format {}", o.format));
+  view.format = parse_table_format(o.json ? std::string("json") : o.format);
   if (cmd.count("--limit") != 0)
     view.limit = o.limit;
   const auto order = parse_capture_order(o.order);
@@ -195,6 +198,7 @@ void add_threads_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--warp-size", o->warp_size,
                   "Threads per warp (default: the selected device's, else 32)");
   cmd->add_option("--format", o->format, "table (default), csv, json or md");
+  cmd->add_flag("--json", o->json, "Same as --format json");
   cmd->add_option(
       "--limit", o->limit,
       "Most rows to print (default: table and md 64, csv and json all; 0: summary only)");

@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/dims.hpp"
@@ -176,11 +178,18 @@ public:
   [[nodiscard]] virtual double elapsed_ms() = 0;
 };
 
+/// Receives device printf text in the order the device produced it; never called by two threads
+/// at once.
+using DeviceOutputSink = std::function<void(std::string_view text)>;
+
 /// Options that apply to one context. What only some backends understand travels by name and is
 /// read by the backend that knows it (the CPU backend: "memcheck", "stats", "threads"; see
 /// backends/cpu/context_settings.hpp); a backend ignores names it does not know.
 struct ContextOptions {
   std::map<std::string, std::string> backend_settings;
+  /// Where device printf text goes. Empty: the process's standard output, where a host program
+  /// sees it (the CUDA driver writes it there when the context synchronizes).
+  DeviceOutputSink device_output;
   ContextOptions& set(const std::string& name, std::string value) {
     backend_settings[name] = std::move(value);
     return *this;

@@ -28,11 +28,28 @@ private:
 };
 
 /// Convenience constructors so call sites read as the category.
-[[nodiscard]] inline Error usage_error(const std::string& m) { return Error(ExitCode::usage, m); }
-[[nodiscard]] inline Error device_error(const std::string& m) { return Error(ExitCode::device, m); }
+[[nodiscard]] inline Error usage_error(const std::string& m) {
+  return Error(ExitCode::usage, m);
+}
+[[nodiscard]] inline Error device_error(const std::string& m) {
+  return Error(ExitCode::device, m);
+}
 [[nodiscard]] inline Error unavailable_error(const std::string& m) {
   return Error(ExitCode::unavailable, m);
 }
+
+/// A kernel compile error. The compiler's log is kept as a field, apart from the one-line message
+/// (the JSON error document carries both); what() is the message followed by the log.
+class CompileError : public Error {
+public:
+  CompileError(const std::string& message, std::string log)
+      : Error(ExitCode::compile, log.empty() ? message : message + "\n" + log),
+        m_log(std::move(log)) {}
+  [[nodiscard]] const std::string& log() const noexcept { return m_log; }
+
+private:
+  std::string m_log;
+};
 
 /// An error raised by a vendor runtime call: keeps the native status as a field.
 class BackendError : public Error {

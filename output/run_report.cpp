@@ -281,6 +281,9 @@ json to_json(const RunOutcome& o) {
   j["checks"] = std::move(checks);
   j["stats"] = o.stats;
   j["status"] = o.status;
+  j["exit_code"] = static_cast<int>(o.status == "ok" ? ExitCode::ok : ExitCode::check_failed);
+  if (o.device_output)
+    j["device_output"] = *o.device_output;
   return j;
 }
 

@@ -33,7 +33,7 @@ inline constexpr std::size_t k_json_max_values = 1024;
 /// shared_bytes, attributes, timings_ms {init, compile, cache_hit, h2d, kernel, kernel_samples,
 /// d2h, total}, buffers {NAME: {dtype, shape, input, values}} (values when at most
 /// k_json_max_values elements; NaN and infinities as the strings "nan", "inf", "-inf"), checks,
-/// stats, status.
+/// stats, status, exit_code (0 or 1), and device_output when the outcome carries it.
 [[nodiscard]] nlohmann::json to_json(const RunOutcome& outcome);
 
 } // namespace gpurun

@@ -84,8 +84,7 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
   }
   CompileResult result = context.compile(source, options);
   if (!result.ok)
-    throw Error(ExitCode::compile,
-                fmt::format("{}: compile failed\n{}", source.path.string(), result.log));
+    throw CompileError(fmt::format("{}: compile failed", source.path.string()), result.log);
   if (cache)
     cache->store(key, result);
   timings.compile_ms = ms_since(start);
@@ -152,7 +151,8 @@ void bind_globals(PreparedRun& run, const RunRequest& request) {
 
 } // namespace
 
-PreparedRun prepare(const RunRequest& request, const Target& target) {
+PreparedRun prepare(const RunRequest& request, const Target& target,
+                    const DeviceOutputSink& device_output) {
   PreparedRun run;
   RunOutcome& outcome = run.outcome;
   outcome.backend = target.backend_name();
@@ -181,7 +181,9 @@ PreparedRun prepare(const RunRequest& request, const Target& target) {
   trace("arguments bound");
 
   const auto context_start = Clock::now();
-  run.context = target.device->create_context(context_options(request));
+  ContextOptions options_for_context = context_options(request);
+  options_for_context.device_output = device_output;
+  run.context = target.device->create_context(options_for_context);
   outcome.timings.context_ms = ms_since(context_start);
   trace("context created");
 

@@ -43,7 +43,9 @@ struct PreparedRun {
 };
 
 /// Throws gpurun::Error for anything that stops the run before the launch (usage, compile,
-/// device), naming the offending field.
-[[nodiscard]] PreparedRun prepare(const RunRequest& request, const Target& target);
+/// device), naming the offending field. `device_output` receives the kernel's printf text
+/// (empty: standard output).
+[[nodiscard]] PreparedRun prepare(const RunRequest& request, const Target& target,
+                                  const DeviceOutputSink& device_output = {});
 
 } // namespace gpurun

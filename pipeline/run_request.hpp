@@ -96,6 +96,8 @@ struct RunOutcome {
   std::vector<CheckReport> checks;
   std::map<std::string, double> stats; ///< CPU backend --stats
   std::string status = "ok";           ///< "ok" or "check_failed"
+  /// Device printf text when it was kept for the report (--json); absent: it went to stdout.
+  std::optional<std::string> device_output;
 };
 
 } // namespace gpurun

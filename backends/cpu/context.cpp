@@ -33,7 +33,8 @@ std::string ptx_target(const CompileOptions& options) {
 } // namespace
 
 CpuContext::CpuContext(const ContextOptions& options)
-    : m_settings(ContextSettings::from(options)), m_memory(std::make_shared<emu::DeviceMemory>()) {
+    : m_settings(ContextSettings::from(options)), m_device_output(options.device_output),
+      m_memory(std::make_shared<emu::DeviceMemory>()) {
   m_workers = m_settings.threads > 0
                   ? m_settings.threads
                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -146,6 +147,7 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   state->block = config.block;
   state->dynamic_shared = config.shared_bytes;
   state->memcheck = m_settings.memcheck;
+  state->device_output = m_device_output;
   state->params.assign(std::max<std::size_t>(kernel.kernel_param_bytes, 1), std::byte{0});
   for (std::size_t i = 0; i < params.size(); ++i) {
     const auto bytes = args.address_form(i);

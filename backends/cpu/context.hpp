@@ -45,6 +45,7 @@ private:
   void finish_job(); // collects stats and a pending error after the job ended
 
   ContextSettings m_settings;
+  DeviceOutputSink m_device_output;
   int m_workers = 1;
   std::shared_ptr<emu::DeviceMemory> m_memory;
   std::shared_ptr<emu::LaunchJob> m_job;

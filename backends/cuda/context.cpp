@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "backends/compilers/cuda_compiler.hpp"
@@ -229,10 +230,16 @@ void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack
   std::fflush(stdout);
 
   m_state->make_current();
+  // Only a blocking launch flushes device printf; capturing every launch would put the capture's
+  // system calls between the timer's start event and the kernel.
+  std::optional<DeviceOutputScope> output;
+  if (m_state->launch_blocking)
+    output.emplace(*m_state, CaptureFailure::raise);
   const CUresult r = m_state->api.launch_kernel(
       function->handle(), config.grid.x, config.grid.y, config.grid.z, config.block.x,
       config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes), m_state->stream,
       pointers.empty() ? nullptr : pointers.data(), nullptr);
+  output.reset();
   if (r != CUDA_SUCCESS) {
     // A fault reported here belongs to an earlier kernel, still named in last_kernel.
     if (is_kernel_fault(r))
@@ -247,6 +254,11 @@ void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack
 
 void CudaContext::synchronize(std::optional<double> timeout_s) {
   m_state->make_current();
+  DeviceOutputScope output(*m_state, CaptureFailure::raise); // the driver flushes printf here
+  wait_for_stream(timeout_s);
+}
+
+void CudaContext::wait_for_stream(std::optional<double> timeout_s) {
   const auto& api = m_state->api;
   if (!timeout_s) {
     check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
@@ -259,8 +271,12 @@ void CudaContext::synchronize(std::optional<double> timeout_s) {
   auto pause = std::chrono::microseconds(20);
   for (;;) {
     const CUresult r = api.stream_query(m_state->stream);
-    if (r == CUDA_SUCCESS)
+    if (r == CUDA_SUCCESS) {
+      // cuStreamQuery is not one of the driver's printf flush points; this returns at once and
+      // writes the kernel's device printf now rather than at some later call.
+      check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
       return;
+    }
     if (r != CUDA_ERROR_NOT_READY)
       stream_failed(r, "cuStreamQuery", __LINE__);
     if (clock::now() >= deadline) {

@@ -37,6 +37,8 @@ private:
   // Fails with the last kernel's name: errors that surface on the stream come from it.
   [[noreturn]] void stream_failed(CUresult result, const char* call, int line) const;
   void check_stream_call(CUresult result, const char* call, int line) const;
+  // synchronize() without the device output capture around it.
+  void wait_for_stream(std::optional<double> timeout_s);
 
   std::shared_ptr<ContextState> m_state;
   DeviceProperties m_properties;

@@ -4,9 +4,12 @@
 // whatever order the caller destroys them in.
 #include "backends/cuda/driver_types.hpp"
 
+#include <optional>
 #include <string>
 
+#include "backends/backend.hpp"
 #include "backends/cuda/api.hpp"
+#include "backends/kit/fd_capture.hpp"
 
 namespace gpurun::cuda {
 
@@ -28,6 +31,32 @@ struct ContextState {
   bool abandoned = false;
   /// The kernel most recently launched, named in fault messages.
   std::string last_kernel;
+  /// Where device printf text goes (ContextOptions::device_output); empty: standard output.
+  DeviceOutputSink device_output;
+  /// CUDA_LAUNCH_BLOCKING=1: the driver also flushes device printf at the end of every launch.
+  bool launch_blocking = false;
+};
+
+/// What a failure to start capturing does: raise it, or (in teardown, which must not throw) let
+/// the text go to standard output.
+enum class CaptureFailure { raise, let_through };
+
+/// While alive, file descriptor 1 is captured when the state has a device_output sink, and the
+/// text is handed to the sink at the end of the scope, also when it ends by an exception. The
+/// driver writes device printf to descriptor 1 itself at its flush points, so synchronize(),
+/// module unload and context destruction run inside such a scope (and launches, when
+/// CUDA_LAUNCH_BLOCKING=1 makes them flush too). The other flush points, blocking copies and
+/// module loads, only ever follow a synchronize() here and find nothing left to write.
+class DeviceOutputScope {
+public:
+  DeviceOutputScope(const ContextState& state, CaptureFailure on_failure);
+  ~DeviceOutputScope();
+  DeviceOutputScope(const DeviceOutputScope&) = delete;
+  DeviceOutputScope& operator=(const DeviceOutputScope&) = delete;
+
+private:
+  const DeviceOutputSink& m_sink;
+  std::optional<kit::FdCapture> m_capture;
 };
 
 } // namespace gpurun::cuda

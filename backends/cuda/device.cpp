@@ -72,8 +72,9 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device)
 
 std::unique_ptr<Context> CudaDevice::create_context(const ContextOptions& options) {
   // memcheck / stats / cpu_threads are CPU-backend options; compute-sanitizer is the GPU's tool.
-  return std::make_unique<CudaContext>(std::make_shared<ContextState>(m_api, m_device),
-                                       m_properties);
+  auto state = std::make_shared<ContextState>(m_api, m_device);
+  state->device_output = options.device_output;
+  return std::make_unique<CudaContext>(std::move(state), m_properties);
 }
 
 } // namespace gpurun::cuda

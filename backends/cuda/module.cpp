@@ -89,6 +89,7 @@ CudaModule::~CudaModule() {
   m_functions.clear();
   if (m_state->abandoned)
     return;
+  DeviceOutputScope output(*m_state, CaptureFailure::let_through); // unloading flushes printf
   (void)m_state->api.ctx_set_current(m_state->context);
   (void)m_state->api.module_unload(m_handle);
 }

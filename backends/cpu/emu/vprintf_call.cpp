@@ -1,5 +1,6 @@
 // Device printf: `call vprintf, (format, args)` formats on the host, one lane at a time in lane
-// order, and writes each call's text with one fwrite so lines from parallel blocks never mix.
+// order, and hands each call's text on at once (one fwrite to stdout, or one call of the launch's
+// output sink) so lines from parallel blocks never mix.
 #include <cstdio>
 #include <cstring>
 
@@ -36,8 +37,12 @@ void Interpreter::device_printf(Warp& w, const Inst& in, std::uint32_t exec) {
     std::string text = format_device_printf(format, read, args_address);
     {
       std::lock_guard lock(m_launch.output_mutex);
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      std::fflush(stdout);
+      if (m_launch.device_output) {
+        m_launch.device_output(text);
+      } else {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+      }
     }
     if (!site.rets.empty()) {
       auto length = static_cast<std::int32_t>(text.size());

@@ -5,8 +5,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/cpu/emu/memory.hpp"
@@ -34,6 +36,8 @@ struct LaunchState {
   alignas(64) std::atomic<std::uint64_t> warp_instructions{0};
   std::atomic<std::uint64_t> lane_instructions{0};
   std::mutex output_mutex; ///< device printf: one call's text is written at once
+  /// Receives device printf text (under output_mutex); empty: the process's standard output.
+  std::function<void(std::string_view)> device_output;
 };
 
 /// One frame of a lane's call stack.

@@ -194,8 +194,21 @@ TEST(Report, Json) {
             R"({"expected":"21","got":"23","index":3})");
   EXPECT_EQ(j["stats"]["warp_instructions"], 10);
   EXPECT_EQ(j["status"], "check_failed");
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_FALSE(j.contains("device_output")) << "not kept: it went to stdout";
   // The document is valid JSON text (no NaN literals).
   EXPECT_NO_THROW((void)nlohmann::json::parse(j.dump()));
+}
+
+TEST(Report, JsonCarriesKeptDeviceOutputAndExitCodeZero) {
+  RunOutcome o = seed_outcome();
+  o.device_output = "thread 0\nthread 1\n";
+  const nlohmann::json j = to_json(o);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["exit_code"], 0);
+  EXPECT_EQ(j["device_output"], "thread 0\nthread 1\n");
+  o.device_output = "";
+  EXPECT_EQ(to_json(o)["device_output"], "") << "kept but empty is still there";
 }
 
 } // namespace

@@ -1,0 +1,72 @@
+#include "output/error_report.hpp"
+
+namespace gpurun {
+
+ExitCode exit_code_of(const std::exception& error) noexcept {
+  if (const auto* e = dynamic_cast<const Error*>(&error))
+    return e->code();
+  return ExitCode::device;
+}
+
+std::string_view category_name(ExitCode code) noexcept {
+  switch (code) {
+  case ExitCode::ok:
+    return "ok";
+  case ExitCode::check_failed:
+    return "check_failed";
+  case ExitCode::usage:
+    return "usage";
+  case ExitCode::compile:
+    return "compile";
+  case ExitCode::device:
+    return "device";
+  case ExitCode::unavailable:
+    return "unavailable";
+  case ExitCode::timeout:
+    return "timeout";
+  }
+  return "internal";
+}
+
+nlohmann::ordered_json error_document(const std::exception& error,
+                                      const std::optional<std::string>& device_output) {
+  const auto* gpurun_error = dynamic_cast<const Error*>(&error);
+  const ExitCode code = exit_code_of(error);
+
+  const std::string what = error.what();
+  const auto line_end = what.find('\n');
+  nlohmann::ordered_json body;
+  body["category"] = gpurun_error != nullptr ? category_name(code) : "internal";
+  body["message"] = what.substr(0, line_end);
+  if (const auto* compile = dynamic_cast<const CompileError*>(&error)) {
+    body["log"] = compile->log();
+  } else if (line_end != std::string::npos) {
+    body["details"] = what.substr(line_end + 1);
+  }
+  if (const auto* backend = dynamic_cast<const BackendError*>(&error)) {
+    body["backend"] = backend->backend();
+    body["call"] = backend->call();
+    body["native_code"] = backend->native_code();
+    body["native_name"] = backend->native_name();
+    body["file"] = backend->file() != nullptr ? backend->file() : "";
+    body["line"] = backend->line();
+  }
+
+  nlohmann::ordered_json document;
+  document["status"] = "error";
+  document["exit_code"] = static_cast<int>(code);
+  document["error"] = std::move(body);
+  if (device_output)
+    document["device_output"] = *device_output;
+  return document;
+}
+
+std::string dump_document(const nlohmann::ordered_json& document) {
+  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string dump_document(const nlohmann::json& document) {
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace gpurun
