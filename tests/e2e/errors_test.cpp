@@ -90,8 +90,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"kernels/examples/scalar_add.cu --backend cpu --grid 1 --block 20 --arg "
                  "'vector=f32[20]:iota' --arg 'size=i64:20' --arg scalar=1",
                  2, "size"},
-        BadInput{"tests/data/e2e/compile_error.cu --backend cpu --grid 1 --block 1 --arg 'x=f32[1]'", 3,
-                 "compile_error.cu"},
+        BadInput{
+            "tests/data/e2e/compile_error.cu --backend cpu --grid 1 --block 1 --arg 'x=f32[1]'", 3,
+            "compile_error.cu"},
+        BadInput{"tests/data/e2e/bad_params.ptx --backend cpu --grid 1 --block 1", 3,
+                 "bad_params.ptx:10: expected a type in a parameter declaration"},
         BadInput{"tests/data/e2e/oob.cu --backend cpu --grid 1 --block 32 --arg 'x=f32[8]' "
                  "--memcheck",
                  4, "oob"},

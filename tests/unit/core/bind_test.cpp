@@ -168,6 +168,15 @@ TEST(Bind, PtxSignatureNamesAreLabelsAndWideParamsTakeBuffersOrIntegers) {
   EXPECT_EQ(as_integer[0].name, "scalar_add_param_0");
 }
 
+TEST(Bind, PtxPtrParametersTakeAnyBufferButNoScalar) {
+  auto ks = find_ptx_kernels(".visible .entry k(.param .u64 .ptr .global .align 4 k_param_0) "
+                             "{ ret; }");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(bind_args(ks[0], specs({"x=f32[4]"}))[0].name, "x");
+  EXPECT_EQ(bind_args(ks[0], specs({"x=i8[4]"}))[0].name, "x");
+  EXPECT_NE(bind_error(ks[0], {"u64:7"}).find("which takes a buffer"), std::string::npos);
+}
+
 TEST(Bind, StructParametersNeedAnExplicitType) {
   auto k = kernel("__global__ void k(Params p) {}");
   std::string e = bind_error(k, {"7"});
