@@ -185,16 +185,5 @@ TEST(Bind, StructParametersNeedAnExplicitType) {
   EXPECT_EQ(bound[0].scalar_type, DType::u64);
 }
 
-TEST(Bind, ToLayoutChecksSizesAndNeedsScalarTypes) {
-  std::vector<ParamLayout> layout{{0, 8, 8}, {8, 4, 4}};
-  auto bound = bind_args_to_layout(layout, specs({"x=f32[4]", "n=i32:4"}));
-  EXPECT_EQ(bound[0].name, "x");
-  EXPECT_EQ(bound[1].scalar_type, DType::i32);
-  EXPECT_THROW((void)bind_args_to_layout(layout, specs({"x=f32[4]", "n=4"})), Error);
-  EXPECT_THROW((void)bind_args_to_layout(layout, specs({"x=f32[4]", "n=i64:4"})), Error);
-  EXPECT_THROW((void)bind_args_to_layout(layout, specs({"i32:1", "n=i32:4"})), Error);
-  EXPECT_THROW((void)bind_args_to_layout(layout, specs({"x=f32[4]"})), Error);
-}
-
 } // namespace
 } // namespace gpurun
