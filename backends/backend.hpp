@@ -2,7 +2,7 @@
 /// @file
 /// The backend interface: Backend → Device → Context (a stream) → Buffer / Module / Function /
 /// Timer. Every backend (cuda, hip, opencl, metal, cpu) implements these classes; the run pipeline
-/// in core/ speaks only to them. Vendor libraries are opened with dlopen inside the backend.
+/// in pipeline/ speaks only to them. Vendor libraries are opened with dlopen inside the backend.
 /// Errors are exceptions (gpurun::Error / BackendError); expected outcomes such as a compile error
 /// are values.
 

@@ -10,9 +10,7 @@ struct Dim3 {
   std::uint32_t x = 1;
   std::uint32_t y = 1;
   std::uint32_t z = 1;
-  [[nodiscard]] std::uint64_t volume() const noexcept {
-    return std::uint64_t{x} * y * z;
-  }
+  [[nodiscard]] std::uint64_t volume() const noexcept { return std::uint64_t{x} * y * z; }
   friend bool operator==(const Dim3&, const Dim3&) = default;
 };
 

@@ -4,223 +4,186 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/expression.hpp"
 
 namespace gpurun {
 
 namespace {
 
 constexpr WideInt k_wide_max = static_cast<WideInt>(~static_cast<unsigned __int128>(0) >> 1);
+constexpr WideInt k_wide_min = -k_wide_max - 1;
 
-/// Recursive-descent evaluator; positions are indexes into `m_text`.
-class IntParser {
-public:
-  IntParser(std::string_view text, const SourceText& where) : m_text(text), m_where(where) {}
+// Values this long are quoted by their beginning only, so that an error stays one line.
+constexpr std::size_t k_quoted_max = 200;
 
-  WideInt parse() {
-    skip_space();
-    if (m_pos == m_text.size())
-      fail(m_pos, "expected a number");
-    const WideInt v = shift();
-    skip_space();
-    if (m_pos != m_text.size())
-      unexpected();
-    return v;
+std::string quoted(std::string_view whole) {
+  if (whole.size() <= k_quoted_max)
+    return std::string(whole);
+  return fmt::format("{}… ({} characters)", whole.substr(0, k_quoted_max / 2), whole.size());
+}
+
+expression::Syntax int_syntax() {
+  expression::Syntax s;
+  s.power_and_shifts = true;
+  s.unary_plus = true;
+  s.binary_literals = true;
+  s.max_literal = k_wide_max;
+  return s;
+}
+
+// A token that cannot continue an expression: "2^20", "1+2)", "12 3".
+std::string unexpected(const expression::Token& t) {
+  const char c = t.text.front();
+  if (c == '^')
+    return "'^' is not an operator (write ** for powers, e.g. 2**20)";
+  if (c == ')')
+    return "unmatched ')'";
+  return fmt::format("unexpected '{}'", c);
+}
+
+[[noreturn]] void throw_number_problem(const expression::Token& t, const SourceText& where) {
+  using Problem = expression::Token::NumberProblem;
+  switch (t.number_problem) {
+  case Problem::no_digits:
+    throw_at(where, t.problem_pos, t.base == 16 ? "expected hex digits" : "expected 0 or 1");
+  case Problem::bad_digit:
+    throw_at(where, t.problem_pos,
+             fmt::format("'{}' is not a base-{} digit", t.text[t.problem_pos - t.pos], t.base));
+  case Problem::too_large:
+    throw_at(where, t.pos, "integer literal too large");
+  case Problem::decimal_point:
+    throw_at(where, t.pos, "expected an integer, found a floating-point number");
+  case Problem::exponent:
+    throw_at(where, t.pos,
+             "expected an integer, found a floating-point number (write 10**N for powers of ten)");
+  case Problem::trailing:
+  case Problem::none:
+    break;
   }
+  throw_at(where, t.problem_pos, fmt::format("unexpected '{}'", t.text[t.problem_pos - t.pos]));
+}
 
-private:
-  [[noreturn]] void fail(std::size_t pos, std::string_view what) const {
-    throw_at(m_where, pos, what);
+[[noreturn]] void throw_problem(const expression::Problem& p, const SourceText& where) {
+  using Kind = expression::Problem::Kind;
+  const expression::Token& t = p.token;
+  switch (p.kind) {
+  case Kind::too_long:
+    throw_whole(where, fmt::format("longer than {} characters", expression::k_max_length));
+  case Kind::too_deep:
+    throw_at(where, p.pos,
+             fmt::format("nesting too deep (more than {} levels)", expression::k_max_depth));
+  case Kind::unclosed:
+    throw_at(where, p.pos, "unclosed '('");
+  case Kind::expected_operator:
+  case Kind::expected_close:
+  case Kind::chained_comparison:
+    throw_at(where, t.pos, unexpected(t));
+  case Kind::expected_operand:
+  case Kind::unknown_name:
+    break;
   }
+  if (t.kind == expression::Token::Kind::end)
+    throw_at(where, t.pos, "expected a number");
+  if (t.kind == expression::Token::Kind::bad_number)
+    throw_number_problem(t, where);
+  const char c = t.text.front();
+  if (c == '^' || c == ')')
+    throw_at(where, t.pos, unexpected(t));
+  throw_at(where, t.pos, fmt::format("expected a number, found '{}'", c));
+}
 
-  [[noreturn]] void unexpected() const {
-    const char c = m_text[m_pos];
-    if (c == '^')
-      fail(m_pos, "'^' is not an operator (write ** for powers, e.g. 2**20)");
-    if (c == ')')
-      fail(m_pos, "unmatched ')'");
-    fail(m_pos, fmt::format("unexpected '{}'", c));
+WideInt power(WideInt base, WideInt exponent, const SourceText& where, std::size_t pos) {
+  if (exponent < 0)
+    throw_at(where, pos, "negative exponent in an integer expression");
+  // |base| < 2 would never overflow, so answer those without looping up to the exponent.
+  if (base == 0)
+    return exponent == 0 ? 1 : 0;
+  if (base == 1)
+    return 1;
+  if (base == -1)
+    return exponent % 2 == 0 ? 1 : -1;
+  WideInt result = 1;
+  for (WideInt i = 0; i < exponent; ++i) {
+    if (__builtin_mul_overflow(result, base, &result))
+      throw_at(where, pos, "integer overflow");
   }
+  return result;
+}
 
-  void skip_space() {
-    while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos])))
-      ++m_pos;
-  }
-
-  bool accept(std::string_view op) {
-    skip_space();
-    if (m_text.substr(m_pos, op.size()) != op)
-      return false;
-    m_pos += op.size();
-    return true;
-  }
-
-  [[nodiscard]] char peek() {
-    skip_space();
-    return m_pos < m_text.size() ? m_text[m_pos] : '\0';
-  }
-
-  void check_overflow(bool overflowed, std::size_t op_pos) const {
-    if (overflowed)
-      fail(op_pos, "integer overflow");
-  }
-
-  WideInt shift() {
-    WideInt v = additive();
-    for (;;) {
-      skip_space();
-      const std::size_t op_pos = m_pos;
-      const bool left = accept("<<");
-      if (!left && !accept(">>"))
-        return v;
-      const WideInt amount = additive();
-      if (amount < 0 || amount > 126)
-        fail(op_pos, "shift amount must be 0 to 126");
-      if (left) {
-        const WideInt factor = static_cast<WideInt>(1) << static_cast<int>(amount);
-        check_overflow(__builtin_mul_overflow(v, factor, &v), op_pos);
-      } else {
-        v >>= static_cast<int>(amount);
-      }
+// Evaluates the postfix program with overflow checks; errors point at the operator.
+WideInt evaluate(const expression::Program& program, const SourceText& where) {
+  using expression::Op;
+  std::vector<WideInt> stack;
+  stack.reserve(program.stack_size);
+  for (const expression::Step& step : program.steps) {
+    const auto overflow = [&](bool overflowed) {
+      if (overflowed)
+        throw_at(where, step.pos, "integer overflow");
+    };
+    if (step.op == Op::constant) {
+      stack.push_back(step.value);
+      continue;
     }
-  }
-
-  WideInt additive() {
-    WideInt v = term();
-    for (;;) {
-      const char c = peek();
-      if (c != '+' && c != '-')
-        return v;
-      const std::size_t op_pos = m_pos++;
-      const WideInt rhs = term();
-      check_overflow(c == '+' ? __builtin_add_overflow(v, rhs, &v)
-                              : __builtin_sub_overflow(v, rhs, &v),
-                     op_pos);
+    if (step.op == Op::negate) {
+      overflow(stack.back() == k_wide_min);
+      stack.back() = -stack.back();
+      continue;
     }
-  }
-
-  WideInt term() {
-    WideInt v = unary();
-    for (;;) {
-      const char c = peek();
-      // "**" belongs to power(), which has already consumed it when it applies.
-      if (c != '*' && c != '/' && c != '%')
-        return v;
-      const std::size_t op_pos = m_pos++;
-      const WideInt rhs = unary();
-      if (c == '*') {
-        check_overflow(__builtin_mul_overflow(v, rhs, &v), op_pos);
-      } else {
-        if (rhs == 0)
-          fail(op_pos, "division by zero");
-        if (v == -k_wide_max - 1 && rhs == -1)
-          fail(op_pos, "integer overflow");
-        v = c == '/' ? v / rhs : v % rhs;
-      }
-    }
-  }
-
-  WideInt unary() {
-    const char c = peek();
-    if (c == '-' || c == '+') {
-      const std::size_t op_pos = m_pos++;
-      const WideInt v = unary();
-      if (c == '-' && v == -k_wide_max - 1)
-        fail(op_pos, "integer overflow");
-      return c == '-' ? -v : v;
-    }
-    return power();
-  }
-
-  WideInt power() {
-    const WideInt base = primary();
-    skip_space();
-    const std::size_t op_pos = m_pos;
-    if (!accept("**"))
-      return base;
-    const WideInt exponent = unary();
-    if (exponent < 0)
-      fail(op_pos, "negative exponent in an integer expression");
-    // |base| < 2 would never overflow, so answer those without looping up to the exponent.
-    if (base == 0)
-      return exponent == 0 ? 1 : 0;
-    if (base == 1)
-      return 1;
-    if (base == -1)
-      return exponent % 2 == 0 ? 1 : -1;
-    WideInt result = 1;
-    for (WideInt i = 0; i < exponent; ++i)
-      check_overflow(__builtin_mul_overflow(result, base, &result), op_pos);
-    return result;
-  }
-
-  WideInt primary() {
-    const char c = peek();
-    if (c == '(') {
-      const std::size_t open = m_pos++;
-      const WideInt v = shift();
-      if (!accept(")")) {
-        if (m_pos == m_text.size())
-          fail(open, "unclosed '('");
-        unexpected();
-      }
-      return v;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)))
-      return literal();
-    if (m_pos == m_text.size())
-      fail(m_pos, "expected a number");
-    if (c == '^' || c == ')')
-      unexpected();
-    fail(m_pos, fmt::format("expected a number, found '{}'", c));
-  }
-
-  WideInt literal() {
-    const std::size_t start = m_pos;
-    int base = 10;
-    if (m_text.substr(m_pos, 2) == "0x" || m_text.substr(m_pos, 2) == "0X")
-      base = 16;
-    if (m_text.substr(m_pos, 2) == "0b" || m_text.substr(m_pos, 2) == "0B")
-      base = 2;
-    if (base != 10)
-      m_pos += 2;
-    const std::size_t digits_start = m_pos;
-    WideInt v = 0;
-    while (m_pos < m_text.size()) {
-      const char ch = m_text[m_pos];
-      int d;
-      if (std::isdigit(static_cast<unsigned char>(ch)))
-        d = ch - '0';
-      else if (base == 16 && std::isxdigit(static_cast<unsigned char>(ch)))
-        d = std::tolower(static_cast<unsigned char>(ch)) - 'a' + 10;
+    if (step.op == Op::plus)
+      continue;
+    const WideInt rhs = stack.back();
+    stack.pop_back();
+    WideInt& v = stack.back();
+    switch (step.op) {
+    case Op::add:
+      overflow(__builtin_add_overflow(v, rhs, &v));
+      break;
+    case Op::sub:
+      overflow(__builtin_sub_overflow(v, rhs, &v));
+      break;
+    case Op::mul:
+      overflow(__builtin_mul_overflow(v, rhs, &v));
+      break;
+    case Op::div:
+    case Op::mod:
+      if (rhs == 0)
+        throw_at(where, step.pos, "division by zero");
+      overflow(v == k_wide_min && rhs == -1);
+      v = step.op == Op::div ? v / rhs : v % rhs;
+      break;
+    case Op::shl:
+    case Op::shr:
+      if (rhs < 0 || rhs > 126)
+        throw_at(where, step.pos, "shift amount must be 0 to 126");
+      if (step.op == Op::shl)
+        overflow(__builtin_mul_overflow(v, static_cast<WideInt>(1) << static_cast<int>(rhs), &v));
       else
-        break;
-      if (d >= base)
-        fail(m_pos, fmt::format("'{}' is not a base-{} digit", ch, base));
-      if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, d, &v))
-        fail(start, "integer literal too large");
-      ++m_pos;
+        v >>= static_cast<int>(rhs);
+      break;
+    case Op::power:
+      v = power(v, rhs, where, step.pos);
+      break;
+    default:
+      throw_at(where, step.pos, "not an integer operator"); // the syntax does not produce these
     }
-    if (m_pos == digits_start)
-      fail(m_pos, base == 16 ? "expected hex digits" : "expected 0 or 1");
-    if (base == 10 && m_pos < m_text.size() && m_text[m_pos] == '.')
-      fail(start, "expected an integer, found a floating-point number");
-    if (base == 10 && m_pos < m_text.size() && (m_text[m_pos] == 'e' || m_text[m_pos] == 'E'))
-      fail(start, "expected an integer, found a floating-point number (write 10**N for powers "
-                  "of ten)");
-    if (m_pos < m_text.size() &&
-        (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '_'))
-      unexpected();
-    return v;
   }
+  return stack.back();
+}
+} // namespace
 
-  std::string_view m_text;
-  SourceText m_where;
-  std::size_t m_pos = 0;
-};
+void throw_at(const SourceText& where, std::size_t pos, std::string_view what) {
+  throw usage_error(fmt::format("{} '{}': {} at position {}", where.field, quoted(where.whole),
+                                what, where.offset + pos + 1));
+}
+
+void throw_whole(const SourceText& where, std::string_view what) {
+  throw usage_error(fmt::format("{} '{}': {}", where.field, quoted(where.whole), what));
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
@@ -230,19 +193,12 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-} // namespace
-
-void throw_at(const SourceText& where, std::size_t pos, std::string_view what) {
-  throw usage_error(fmt::format("{} '{}': {} at position {}", where.field, where.whole, what,
-                                where.offset + pos + 1));
-}
-
-void throw_whole(const SourceText& where, std::string_view what) {
-  throw usage_error(fmt::format("{} '{}': {}", where.field, where.whole, what));
-}
-
 WideInt eval_wide_int(std::string_view text, const SourceText& where) {
-  return IntParser(text, where).parse();
+  try {
+    return evaluate(expression::parse(text, int_syntax()), where);
+  } catch (const expression::ParseError& e) {
+    throw_problem(e.problem(), where);
+  }
 }
 
 long long eval_int_expr(std::string_view text, std::string_view field) {

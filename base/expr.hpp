@@ -2,9 +2,10 @@
 // Integer and number expressions used in sizes, dims, scalars and fill parameters.
 //
 // Integers: decimal, 0x hex, 0b binary literals; + - * / % << >> ** (power), parentheses, unary
-// minus. Precedence from loosest: << >>, then + -, then * / %, then unary minus, then ** (right
-// associative, so -2**2 == -4 as in Python). `/` and `%` truncate toward zero as in C. `^` is
-// rejected with a hint to write `**`.
+// minus and plus. Precedence from loosest: << >>, then + -, then * / %, then unary minus, then **
+// (right associative, so -2**2 == -4 as in Python). `/` and `%` truncate toward zero as in C. `^`
+// is rejected with a hint to write `**`. Parsed by base/expression, which limits nesting and
+// length; evaluated here in 128 bits with every overflow an error.
 
 #include <cstddef>
 #include <string>
@@ -12,6 +13,7 @@
 #include <utility>
 
 #include "base/dtype.hpp"
+#include "base/expression.hpp"
 
 namespace gpurun {
 
@@ -31,8 +33,8 @@ struct SourceText {
 /// Throws a usage Error "FIELD 'WHOLE': WHAT" (no position: the whole value is at fault).
 [[noreturn]] void throw_whole(const SourceText& where, std::string_view what);
 
-/// A widened integer so that every u64 and i64 value, and a little beyond, is exact.
-using WideInt = __int128;
+/// `text` without leading and trailing whitespace.
+[[nodiscard]] std::string_view trim(std::string_view text);
 
 /// Evaluates `text` (the piece of `where.whole` starting at `where.offset`) as an integer
 /// expression; throws usage Error on bad syntax, division by zero or overflow beyond ±2^127.

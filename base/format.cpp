@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace gpurun {
 
 namespace {
@@ -287,6 +289,10 @@ private:
 };
 
 } // namespace
+
+std::string buffer_type_text(const HostBuffer& buffer) {
+  return fmt::format("{}[{}]", dtype_name(buffer.dtype()), fmt::join(buffer.shape(), ","));
+}
 
 std::string format_buffer(const HostBuffer& buffer, std::size_t edge_items, std::size_t threshold,
                           std::size_t line_width) {

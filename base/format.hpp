@@ -16,6 +16,9 @@
 
 namespace gpurun {
 
+/// The element type and shape as reports show them: "f32[20]", "i32[2,3]".
+[[nodiscard]] std::string buffer_type_text(const HostBuffer& buffer);
+
 [[nodiscard]] std::string format_buffer(const HostBuffer& buffer, std::size_t edge_items = 3,
                                         std::size_t threshold = 1000, std::size_t line_width = 75);
 

@@ -20,7 +20,8 @@ public:
   [[nodiscard]] const std::vector<std::size_t>& shape() const noexcept { return m_shape; }
   [[nodiscard]] std::size_t element_count() const noexcept {
     std::size_t n = 1;
-    for (auto d : m_shape) n *= d;
+    for (auto d : m_shape)
+      n *= d;
     return n;
   }
   [[nodiscard]] std::size_t size_bytes() const noexcept { return m_bytes.size(); }

@@ -20,16 +20,6 @@ constexpr std::size_t k_edge_items = 3;
 // label; 2-D buffers wrap by rows anyway.
 constexpr std::size_t k_line_width = 160;
 
-std::string type_text(const HostBuffer& b) {
-  std::string dims;
-  for (auto d : b.shape()) {
-    if (!dims.empty())
-      dims += ',';
-    dims += std::to_string(d);
-  }
-  return fmt::format("{}[{}]", dtype_name(b.dtype()), dims);
-}
-
 // Milliseconds to three significant digits, without exponents for the usual range.
 std::string ms(double v) {
   if (v >= 100)
@@ -197,7 +187,7 @@ std::string render_launch_line(const RunOutcome& o) {
 std::string render_results(const RunOutcome& o, const std::string& print_selection) {
   std::string out;
   for (const BufferReport* b : selected(o, print_selection)) {
-    const std::string head = fmt::format("{} ({})", b->name, type_text(b->after));
+    const std::string head = fmt::format("{} ({})", b->name, buffer_type_text(b->after));
     if (b->is_input) {
       print_array(out, head + " input:", b->before);
     } else {
@@ -217,10 +207,6 @@ std::string render_results(const RunOutcome& o, const std::string& print_selecti
   if (o.status != "ok")
     out += fmt::format("status: {}\n", o.status);
   return out;
-}
-
-std::string render_human(const RunOutcome& o, const std::string& print_selection) {
-  return render_launch_line(o) + render_results(o, print_selection);
 }
 
 json to_json(const RunOutcome& o) {

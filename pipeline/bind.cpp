@@ -159,40 +159,4 @@ std::vector<BoundArg> bind_args(const KernelSignature& kernel, const std::vector
   return bound;
 }
 
-std::vector<BoundArg> bind_args_to_layout(const std::vector<ParamLayout>& layout,
-                                          const std::vector<ArgSpec>& args) {
-  if (args.size() != layout.size()) {
-    throw usage_error(
-        fmt::format("the kernel takes {}; got {}", plural(layout.size(), "argument"), args.size()));
-  }
-  std::vector<BoundArg> bound(args.size());
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    BoundArg& b = bound[i];
-    b.index = i;
-    b.spec = args[i];
-    b.name = args[i].name.value_or(fmt::format("p{}", i));
-    if (args[i].kind == ArgSpec::Kind::buffer) {
-      if (layout[i].size != 8) {
-        throw usage_error(fmt::format("--arg {}: a buffer for parameter {}, which is a {}-byte "
-                                      "scalar",
-                                      b.name, i, layout[i].size));
-      }
-      continue;
-    }
-    if (!args[i].dtype) {
-      throw usage_error(fmt::format("--arg {}: the kernel's parameter types are unknown; write "
-                                    "the scalar's type (e.g. {}=i32:{})",
-                                    b.name, b.name, args[i].scalar_text));
-    }
-    if (dtype_size(*args[i].dtype) != layout[i].size) {
-      throw usage_error(fmt::format("--arg {}: {} scalar ({} bytes) for parameter {} ({} bytes)",
-                                    b.name, dtype_name(*args[i].dtype), dtype_size(*args[i].dtype),
-                                    i, layout[i].size));
-    }
-    b.scalar_type = args[i].dtype;
-    b.scalar_bytes = encode_scalar(*b.scalar_type, args[i].scalar_text, "--arg " + b.name);
-  }
-  return bound;
-}
-
 } // namespace gpurun

@@ -20,7 +20,7 @@ namespace gpurun {
 struct BoundArg {
   std::size_t index = 0;              ///< parameter position
   std::string name;                   ///< the argument's name, else the parameter's
-  const KernelParam* param = nullptr; ///< into the signature given to bind_args; null from layout
+  const KernelParam* param = nullptr; ///< into the signature given to bind_args
   ArgSpec spec;
   bool is_input = false;               ///< a buffer bound to a const T* parameter
   std::optional<DType> scalar_type;    ///< scalars: written or taken from the parameter
@@ -35,10 +35,5 @@ struct BoundArg {
 /// scalar type of another width or kind (float vs integer), and an out-of-range scalar.
 [[nodiscard]] std::vector<BoundArg> bind_args(const KernelSignature& kernel,
                                               const std::vector<ArgSpec>& args);
-
-/// Binds by position against a compiled parameter layout alone (no declaration known): buffers
-/// need 8-byte parameters; scalars must say their type ("f32:2.5") and match the size.
-[[nodiscard]] std::vector<BoundArg> bind_args_to_layout(const std::vector<ParamLayout>& layout,
-                                                        const std::vector<ArgSpec>& args);
 
 } // namespace gpurun

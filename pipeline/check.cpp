@@ -8,6 +8,7 @@
 
 #include "base/error.hpp"
 #include "base/expr.hpp"
+#include "base/format.hpp"
 #include "base/npy.hpp"
 #include "pipeline/arg_spec.hpp"
 #include "pipeline/fill.hpp"
@@ -16,16 +17,6 @@ namespace gpurun {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string describe_buffer(const HostBuffer& b) {
-  std::string dims;
-  for (auto d : b.shape()) {
-    if (!dims.empty())
-      dims += ',';
-    dims += std::to_string(d);
-  }
-  return fmt::format("{}[{}]", dtype_name(b.dtype()), dims);
-}
 
 // "f32[…" starts a whole buffer spec; anything else is a fill.
 bool is_buffer_spec(std::string_view text) {
@@ -126,7 +117,7 @@ CheckReport compare_buffers(const std::string& name, const HostBuffer& got,
   if (got.element_count() != expected.element_count()) {
     report.message =
         fmt::format("{} elements expected ({}), the buffer has {} ({})", expected.element_count(),
-                    describe_buffer(expected), got.element_count(), describe_buffer(got));
+                    buffer_type_text(expected), got.element_count(), buffer_type_text(got));
     return report;
   }
   const DType gt = got.dtype();

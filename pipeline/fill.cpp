@@ -26,14 +26,6 @@ struct Piece {
   std::size_t offset;
 };
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
 /// Splits `inner` (which starts at `offset` in the fill text) at commas outside parentheses.
 std::vector<Piece> split_top_level(std::string_view inner, std::size_t offset) {
   std::vector<Piece> pieces;

@@ -36,7 +36,8 @@ struct ResolvedKernel {
 
 ResolvedKernel resolve_kernel(const RunRequest& request, const KernelSource& source) {
   const bool is_ptx = source.language == Language::ptx;
-  auto kernels = is_ptx ? find_ptx_kernels(source.text) : find_kernels(source.text);
+  auto kernels =
+      is_ptx ? find_ptx_kernels(source.text, source.path.string()) : find_kernels(source.text);
   ResolvedKernel resolved;
   if (request.kernel) {
     resolved.expression = *request.kernel;

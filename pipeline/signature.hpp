@@ -57,8 +57,11 @@ struct KernelSignature {
 [[nodiscard]] std::vector<KernelSignature> find_kernels(std::string_view source);
 
 /// Every `.entry` in PTX text with its `.param` list (names as in the PTX, types from the
-/// .param type: .f32 → f32, .u32 → u32, a 64-bit integer → pointer_or_integer).
-[[nodiscard]] std::vector<KernelSignature> find_ptx_kernels(std::string_view ptx);
+/// .param type: .f32 → f32, .u32 → u32, a 64-bit integer → pointer_or_integer, `.ptr` → a pointer
+/// to any buffer, `.b8 p[16]` → an aggregate of 16 bytes). Throws Error(compile)
+/// "FILE:LINE: what" for a parameter list that is not PTX.
+[[nodiscard]] std::vector<KernelSignature> find_ptx_kernels(std::string_view ptx,
+                                                            std::string_view file_name = "ptx");
 
 /// The kernel named by `expression` ("saxpy" or "saxpy<float>"): the kernel whose name is the
 /// part before '<'. Throws Error(usage) listing the kernels found when there is none.

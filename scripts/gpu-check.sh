@@ -45,6 +45,19 @@ for spec in kernels/examples/*.json tests/data/conformance/*.json; do
   else row "conformance_$name (cuda == cpu)" "FAIL (run)"; fi
 done
 
+# 2b. PTX made by clang (no NVRTC) runs on the GPU: $CLANG_PTX holds NAME.ptx for specs NAME.json,
+# made on a machine with clang by `gpurun compile SPEC_SOURCE --compiler clang --ptx -o NAME.ptx`.
+if [ -d "${CLANG_PTX:-}" ]; then
+  for ptx in "$CLANG_PTX"/*.ptx; do
+    name=$(basename "$ptx" .ptx)
+    spec=$(ls kernels/examples/$name.json tests/data/conformance/$name.json 2>/dev/null | head -1)
+    [ -n "$spec" ] || continue
+    kernel=$(python3 -c "import json,sys;print(json.load(open('$spec')).get('kernel',''))")
+    case "$kernel" in *'<'*) continue ;; esac # a template's PTX name is mangled
+    check "clang_ptx_cuda_$name" $G "$ptx" --spec "$spec" --backend cuda -q
+  done
+fi
+
 # 3. threads --run on the GPU
 check threads_run_cuda $G threads --run --backend cuda --grid 4,2 --block 8,4,2
 

@@ -1,5 +1,8 @@
 #include "threads/thread_filter.hpp"
 
+#include <array>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "base/error.hpp"
@@ -8,257 +11,69 @@ namespace gpurun {
 
 namespace {
 
-enum class Tok { integer, name, op, lparen, rparen, end };
+using expression::Op;
+using expression::Problem;
+using expression::Token;
 
-struct Token {
-  Tok kind = Tok::end;
-  std::string_view text;
-  std::size_t pos = 0; ///< 1-based column in the expression
-  std::int64_t value = 0;
-};
+// Values this long are quoted by their beginning only, so that an error stays one line.
+constexpr std::size_t k_quoted_max = 200;
 
-bool is_name_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex_digit(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+std::string quoted(std::string_view text) {
+  if (text.size() <= k_quoted_max)
+    return std::string(text);
+  return fmt::format("{}… ({} characters)", text.substr(0, k_quoted_max / 2), text.size());
 }
 
-class Parser {
-public:
-  Parser(std::string_view text, std::span<const std::string> columns, std::string_view field,
-         std::vector<RowFilter::Node>& nodes)
-      : m_text(text), m_columns(columns), m_field(field), m_nodes(nodes) {
-    advance();
+// "unexpected '&' at 9 (use '&&')": a character that is no token, or a malformed integer.
+std::string bad_token(const Token& t) {
+  const std::size_t at = t.pos + 1;
+  if (t.kind == Token::Kind::bad_number) {
+    if (t.number_problem == Token::NumberProblem::too_large)
+      return fmt::format("integer '{}' at {} is too large", t.text, at);
+    if (t.number_problem == Token::NumberProblem::decimal_point)
+      return fmt::format("unexpected '.' at {}", t.problem_pos + 1);
+    return fmt::format("bad integer '{}' at {}", t.text, at);
   }
+  const char c = t.text.front();
+  if (c == '=')
+    return fmt::format("unexpected '=' at {} (use '==')", at);
+  if (c == '&' || c == '|')
+    return fmt::format("unexpected '{}' at {} (use '{}{}')", c, at, c, c);
+  return fmt::format("unexpected '{}' at {}", t.text, at);
+}
 
-  std::uint32_t parse_all() {
-    if (m_tok.kind == Tok::end)
-      fail_here("empty expression");
-    const auto root = parse_or();
-    if (m_tok.kind != Tok::end)
-      fail_token("expected an operator");
-    return root;
+std::string problem_text(const Problem& p, std::span<const std::string> columns) {
+  const Token& t = p.token;
+  switch (p.kind) {
+  case Problem::Kind::too_long:
+    return fmt::format("longer than {} characters", expression::k_max_length);
+  case Problem::Kind::too_deep:
+    return fmt::format("nesting too deep (more than {} levels) at {}", expression::k_max_depth,
+                       p.pos + 1);
+  case Problem::Kind::unclosed:
+    return fmt::format("'(' at {} is not closed", p.pos + 1);
+  case Problem::Kind::unknown_name:
+    return fmt::format("unknown column '{}' at {} (columns: {})", t.text, t.pos + 1,
+                       fmt::join(columns, " "));
+  default:
+    break;
   }
+  if (t.kind == Token::Kind::bad || t.kind == Token::Kind::bad_number)
+    return bad_token(t);
+  std::string_view expected = "expected a column, an integer or '('";
+  if (p.kind == Problem::Kind::expected_operator)
+    expected = "expected an operator";
+  else if (p.kind == Problem::Kind::expected_close)
+    expected = "expected ')'";
+  else if (p.kind == Problem::Kind::chained_comparison)
+    expected = "comparisons do not chain; use '&&'";
+  if (t.kind == Token::Kind::end)
+    return fmt::format("{} but the expression ends", expected);
+  return fmt::format("unexpected '{}' at {} ({})", t.text, t.pos + 1, expected);
+}
 
-private:
-  using Op = RowFilter::Op;
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw usage_error(fmt::format("{}: {} in '{}'", m_field, what, m_text));
-  }
-  [[noreturn]] void fail_token(std::string_view what) const {
-    if (m_tok.kind == Tok::end)
-      fail(fmt::format("{} but the expression ends", what));
-    fail(fmt::format("unexpected '{}' at {} ({})", m_tok.text, m_tok.pos, what));
-  }
-  [[noreturn]] void fail_here(std::string_view what) const { fail(std::string(what)); }
-
-  void advance() {
-    std::size_t i = m_next;
-    while (i < m_text.size() && (m_text[i] == ' ' || m_text[i] == '\t'))
-      ++i;
-    m_tok = Token{};
-    m_tok.pos = i + 1;
-    if (i >= m_text.size()) {
-      m_tok.kind = Tok::end;
-      m_next = i;
-      return;
-    }
-    const char c = m_text[i];
-    std::size_t j = i + 1;
-    if (is_digit(c)) {
-      m_tok.kind = Tok::integer;
-      int base = 10;
-      if (c == '0' && j < m_text.size() && (m_text[j] == 'x' || m_text[j] == 'X')) {
-        base = 16;
-        ++j;
-      }
-      const std::size_t digits_start = j - (base == 10 ? 1 : 0);
-      while (j < m_text.size() && (base == 16 ? is_hex_digit(m_text[j]) : is_digit(m_text[j])))
-        ++j;
-      // A number glued to letters ("4x", "0x") is one bad token, not two.
-      while (j < m_text.size() && (is_name_start(m_text[j]) || is_digit(m_text[j])))
-        ++j;
-      m_tok.text = m_text.substr(i, j - i);
-      std::int64_t v = 0;
-      bool ok = j > digits_start;
-      for (std::size_t k = digits_start; ok && k < j; ++k) {
-        const char d = m_text[k];
-        int digit = 0;
-        if (is_digit(d))
-          digit = d - '0';
-        else if (base == 16 && d >= 'a' && d <= 'f')
-          digit = d - 'a' + 10;
-        else if (base == 16 && d >= 'A' && d <= 'F')
-          digit = d - 'A' + 10;
-        else
-          ok = false;
-        if (ok && v > (INT64_MAX - digit) / base)
-          fail(fmt::format("integer '{}' at {} is too large", m_tok.text, m_tok.pos));
-        v = v * base + digit;
-      }
-      if (!ok)
-        fail(fmt::format("bad integer '{}' at {}", m_tok.text, m_tok.pos));
-      m_tok.value = v;
-    } else if (is_name_start(c)) {
-      m_tok.kind = Tok::name;
-      while (j < m_text.size() && (is_name_start(m_text[j]) || is_digit(m_text[j])))
-        ++j;
-      m_tok.text = m_text.substr(i, j - i);
-    } else if (c == '(' || c == ')') {
-      m_tok.kind = c == '(' ? Tok::lparen : Tok::rparen;
-      m_tok.text = m_text.substr(i, 1);
-    } else {
-      static constexpr std::string_view two[] = {"==", "!=", "<=", ">=", "&&", "||"};
-      static constexpr std::string_view one = "<>!+-*/%";
-      m_tok.kind = Tok::op;
-      const auto rest = m_text.substr(i);
-      bool found = false;
-      for (auto t : two)
-        if (rest.starts_with(t)) {
-          m_tok.text = rest.substr(0, 2);
-          j = i + 2;
-          found = true;
-          break;
-        }
-      if (!found && one.find(c) != std::string_view::npos) {
-        m_tok.text = rest.substr(0, 1);
-        found = true;
-      }
-      if (!found) {
-        m_tok.text = rest.substr(0, 1);
-        if (c == '=')
-          fail(fmt::format("unexpected '=' at {} (use '==')", m_tok.pos));
-        if (c == '&' || c == '|')
-          fail(fmt::format("unexpected '{}' at {} (use '{}{}')", c, m_tok.pos, c, c));
-        fail(fmt::format("unexpected '{}' at {}", m_tok.text, m_tok.pos));
-      }
-    }
-    m_next = j;
-  }
-
-  bool accept(std::string_view op) {
-    if (m_tok.kind == Tok::op && m_tok.text == op) {
-      advance();
-      return true;
-    }
-    return false;
-  }
-
-  std::uint32_t add(Op op, std::int64_t value = 0, std::uint32_t lhs = 0, std::uint32_t rhs = 0) {
-    m_nodes.push_back(RowFilter::Node{op, value, lhs, rhs});
-    return static_cast<std::uint32_t>(m_nodes.size() - 1);
-  }
-
-  std::uint32_t parse_or() {
-    auto lhs = parse_and();
-    while (accept("||"))
-      lhs = add(Op::logical_or, 0, lhs, parse_and());
-    return lhs;
-  }
-
-  std::uint32_t parse_and() {
-    auto lhs = parse_compare();
-    while (accept("&&"))
-      lhs = add(Op::logical_and, 0, lhs, parse_compare());
-    return lhs;
-  }
-
-  std::uint32_t parse_compare() {
-    auto lhs = parse_sum();
-    static constexpr std::pair<std::string_view, Op> ops[] = {{"==", Op::eq}, {"!=", Op::ne},
-                                                              {"<=", Op::le}, {">=", Op::ge},
-                                                              {"<", Op::lt},  {">", Op::gt}};
-    for (const auto& [text, op] : ops)
-      if (accept(text)) {
-        lhs = add(op, 0, lhs, parse_sum());
-        if (m_tok.kind == Tok::op)
-          for (const auto& [t2, o2] : ops)
-            if (m_tok.text == t2)
-              fail_token("comparisons do not chain; use '&&'");
-        return lhs;
-      }
-    return lhs;
-  }
-
-  std::uint32_t parse_sum() {
-    auto lhs = parse_product();
-    for (;;) {
-      if (accept("+"))
-        lhs = add(Op::add, 0, lhs, parse_product());
-      else if (accept("-"))
-        lhs = add(Op::sub, 0, lhs, parse_product());
-      else
-        return lhs;
-    }
-  }
-
-  std::uint32_t parse_product() {
-    auto lhs = parse_unary();
-    for (;;) {
-      if (accept("*"))
-        lhs = add(Op::mul, 0, lhs, parse_unary());
-      else if (accept("/"))
-        lhs = add(Op::div, 0, lhs, parse_unary());
-      else if (accept("%"))
-        lhs = add(Op::mod, 0, lhs, parse_unary());
-      else
-        return lhs;
-    }
-  }
-
-  std::uint32_t parse_unary() {
-    if (accept("!"))
-      return add(Op::logical_not, 0, parse_unary());
-    if (accept("-"))
-      return add(Op::negate, 0, parse_unary());
-    return parse_primary();
-  }
-
-  std::uint32_t parse_primary() {
-    switch (m_tok.kind) {
-    case Tok::integer: {
-      const auto v = m_tok.value;
-      advance();
-      return add(Op::constant, v);
-    }
-    case Tok::name: {
-      for (std::size_t i = 0; i < m_columns.size(); ++i)
-        if (m_columns[i] == m_tok.text) {
-          advance();
-          return add(Op::column, static_cast<std::int64_t>(i));
-        }
-      fail(fmt::format("unknown column '{}' at {} (columns: {})", m_tok.text, m_tok.pos,
-                       fmt::join(m_columns, " ")));
-    }
-    case Tok::lparen: {
-      const auto open = m_tok.pos;
-      advance();
-      const auto inner = parse_or();
-      if (m_tok.kind != Tok::rparen) {
-        if (m_tok.kind == Tok::end)
-          fail(fmt::format("'(' at {} is not closed", open));
-        fail_token("expected ')'");
-      }
-      advance();
-      return inner;
-    }
-    default:
-      fail_token("expected a column, an integer or '('");
-    }
-  }
-
-  std::string_view m_text;
-  std::span<const std::string> m_columns;
-  std::string_view m_field;
-  std::vector<RowFilter::Node>& m_nodes;
-  std::size_t m_next = 0;
-  Token m_tok;
-};
+// Evaluating this many values needs no allocation.
+constexpr std::size_t k_inline_stack = 32;
 
 } // namespace
 
@@ -266,65 +81,102 @@ RowFilter RowFilter::parse(std::string_view text, std::span<const std::string> c
                            std::string_view field) {
   RowFilter filter;
   filter.m_text = std::string(text);
-  Parser parser(filter.m_text, columns, field, filter.m_nodes);
-  filter.m_root = parser.parse_all();
+  if (text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos)
+    throw usage_error(fmt::format("{}: empty expression in '{}'", field, text));
+  expression::Syntax syntax;
+  syntax.logic = true;
+  syntax.max_literal = std::numeric_limits<std::int64_t>::max();
+  syntax.variables = columns;
+  try {
+    filter.m_program = expression::parse(filter.m_text, syntax);
+  } catch (const expression::ParseError& e) {
+    throw usage_error(
+        fmt::format("{}: {} in '{}'", field, problem_text(e.problem(), columns), quoted(text)));
+  }
   return filter;
 }
 
 bool RowFilter::matches(std::span<const std::uint64_t> row) const {
-  return eval(m_root, row) != 0;
-}
-
-std::int64_t RowFilter::eval(std::uint32_t index, std::span<const std::uint64_t> row) const {
-  const Node& n = m_nodes[index];
-  // Unsigned wrap-around for + - * keeps overflow defined; the results are reinterpreted as signed.
+  std::array<std::int64_t, k_inline_stack> inline_stack{};
+  std::vector<std::int64_t> heap_stack;
+  std::int64_t* stack = inline_stack.data();
+  if (m_program.stack_size > inline_stack.size()) {
+    heap_stack.resize(m_program.stack_size);
+    stack = heap_stack.data();
+  }
+  // Unsigned wrap-around for + - * keeps overflow defined; the results are reinterpreted as
+  // signed. Both sides of && and || are evaluated: nothing here has side effects or can fail.
   const auto wrap = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
-  switch (n.op) {
-  case Op::constant:
-    return n.value;
-  case Op::column:
-    return static_cast<std::int64_t>(row[static_cast<std::size_t>(n.value)]);
-  case Op::negate:
-    return wrap(0 - static_cast<std::uint64_t>(eval(n.lhs, row)));
-  case Op::logical_not:
-    return eval(n.lhs, row) == 0;
-  case Op::logical_and:
-    return eval(n.lhs, row) != 0 && eval(n.rhs, row) != 0;
-  case Op::logical_or:
-    return eval(n.lhs, row) != 0 || eval(n.rhs, row) != 0;
-  default:
-    break;
+  std::size_t top = 0; // values on the stack
+  for (const expression::Step& step : m_program.steps) {
+    switch (step.op) {
+    case Op::constant:
+      stack[top++] = static_cast<std::int64_t>(step.value);
+      continue;
+    case Op::variable:
+      stack[top++] = static_cast<std::int64_t>(row[static_cast<std::size_t>(step.value)]);
+      continue;
+    case Op::negate:
+      stack[top - 1] = wrap(0 - static_cast<std::uint64_t>(stack[top - 1]));
+      continue;
+    case Op::logical_not:
+      stack[top - 1] = stack[top - 1] == 0;
+      continue;
+    default:
+      break;
+    }
+    const std::int64_t b = stack[--top];
+    std::int64_t& a = stack[top - 1];
+    const auto ua = static_cast<std::uint64_t>(a);
+    const auto ub = static_cast<std::uint64_t>(b);
+    // Division or remainder by 0 gives 0: a filter must not abort a listing half-way.
+    const bool undefined = b == 0 || (a == std::numeric_limits<std::int64_t>::min() && b == -1);
+    switch (step.op) {
+    case Op::add:
+      a = wrap(ua + ub);
+      break;
+    case Op::sub:
+      a = wrap(ua - ub);
+      break;
+    case Op::mul:
+      a = wrap(ua * ub);
+      break;
+    case Op::div:
+      a = undefined ? 0 : a / b;
+      break;
+    case Op::mod:
+      a = undefined ? 0 : a % b;
+      break;
+    case Op::eq:
+      a = a == b;
+      break;
+    case Op::ne:
+      a = a != b;
+      break;
+    case Op::lt:
+      a = a < b;
+      break;
+    case Op::le:
+      a = a <= b;
+      break;
+    case Op::gt:
+      a = a > b;
+      break;
+    case Op::ge:
+      a = a >= b;
+      break;
+    case Op::logical_and:
+      a = a != 0 && b != 0;
+      break;
+    case Op::logical_or:
+      a = a != 0 || b != 0;
+      break;
+    default:
+      a = 0; // the filter syntax produces no other operator
+      break;
+    }
   }
-  const std::int64_t a = eval(n.lhs, row);
-  const std::int64_t b = eval(n.rhs, row);
-  const auto ua = static_cast<std::uint64_t>(a);
-  const auto ub = static_cast<std::uint64_t>(b);
-  switch (n.op) {
-  case Op::add:
-    return wrap(ua + ub);
-  case Op::sub:
-    return wrap(ua - ub);
-  case Op::mul:
-    return wrap(ua * ub);
-  case Op::div:
-    return b == 0 || (a == INT64_MIN && b == -1) ? 0 : a / b;
-  case Op::mod:
-    return b == 0 || (a == INT64_MIN && b == -1) ? 0 : a % b;
-  case Op::eq:
-    return a == b;
-  case Op::ne:
-    return a != b;
-  case Op::lt:
-    return a < b;
-  case Op::le:
-    return a <= b;
-  case Op::gt:
-    return a > b;
-  case Op::ge:
-    return a >= b;
-  default:
-    return 0;
-  }
+  return stack[0] != 0;
 }
 
 } // namespace gpurun

@@ -13,12 +13,14 @@
 //
 // Integers are decimal or 0x hex; values are signed 64-bit; comparisons and logic give 0 or 1, and
 // a row matches when the expression is not 0. Division or remainder by 0 gives 0 (a filter must
-// not abort a listing half-way).
+// not abort a listing half-way). Parsed by base/expression, which limits nesting and length.
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/expression.hpp"
 
 namespace gpurun {
 
@@ -33,40 +35,11 @@ public:
   [[nodiscard]] bool matches(std::span<const std::uint64_t> row) const;
   [[nodiscard]] const std::string& text() const { return m_text; }
 
-  enum class Op : std::uint8_t {
-    constant,
-    column,
-    negate,
-    logical_not,
-    add,
-    sub,
-    mul,
-    div,
-    mod,
-    eq,
-    ne,
-    lt,
-    le,
-    gt,
-    ge,
-    logical_and,
-    logical_or
-  };
-  /// A node of the parsed expression; children are indices into the node array.
-  struct Node {
-    Op op = Op::constant;
-    std::int64_t value = 0; ///< constant value or column index
-    std::uint32_t lhs = 0;
-    std::uint32_t rhs = 0;
-  };
-
 private:
   RowFilter() = default;
-  [[nodiscard]] std::int64_t eval(std::uint32_t node, std::span<const std::uint64_t> row) const;
 
   std::string m_text;
-  std::vector<Node> m_nodes;
-  std::uint32_t m_root = 0;
+  expression::Program m_program;
 };
 
 } // namespace gpurun

@@ -13,10 +13,6 @@ namespace gpurun {
 
 namespace {
 
-std::string dims_text(const Dim3& d) {
-  return fmt::format("({},{},{})", d.x, d.y, d.z);
-}
-
 std::span<const std::uint64_t> values_of(const RowValues& row, std::size_t columns) {
   return {row.data(), columns};
 }
@@ -334,8 +330,8 @@ nlohmann::ordered_json to_json(const WarpSummary& s) {
 }
 
 std::string format_summary(const WarpSummary& s) {
-  std::string text = fmt::format("grid {} × block {}, warp size {}\n", dims_text(s.grid),
-                                 dims_text(s.block), s.warp_size);
+  std::string text = fmt::format("grid {} × block {}, warp size {}\n", to_string(s.grid),
+                                 to_string(s.block), s.warp_size);
   text += fmt::format("blocks: {} · threads per block: {} · total threads: {}\n", s.blocks,
                       s.threads_per_block, s.total_threads);
   text += fmt::format("warps per block: {} ({} full", s.warps_per_block, s.full_warps_per_block);

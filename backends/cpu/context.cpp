@@ -208,10 +208,6 @@ void CpuContext::name_buffer(const Buffer& buffer, const std::string& name) {
   m_memory->set_name(buffer.address(), name);
 }
 
-void CpuContext::set_allocation_name(DevicePtr address, std::string name) {
-  m_memory->set_name(address, std::move(name));
-}
-
 std::map<std::string, double> CpuContext::last_launch_stats() const {
   return m_stats;
 }

@@ -34,8 +34,6 @@ public:
   void name_buffer(const Buffer& buffer, const std::string& name) override;
   [[nodiscard]] std::map<std::string, double> last_launch_stats() const override;
 
-  /// Names an allocation for memcheck findings ("allocation #2 'out' …").
-  void set_allocation_name(DevicePtr address, std::string name);
   /// The launch in flight or last finished (null before the first launch).
   [[nodiscard]] std::shared_ptr<emu::LaunchJob> current_job() const { return m_job; }
   /// Waits for the launch in flight without a limit (copies and timers order after it).

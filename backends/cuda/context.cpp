@@ -52,10 +52,6 @@ bool is_image_error(CUresult r) {
   }
 }
 
-std::string dims_text(const Dim3& d) {
-  return fmt::format("({},{},{})", d.x, d.y, d.z);
-}
-
 std::string first_line(const char* log) {
   std::string text(log);
   const auto start = text.find_first_not_of(" \n\r\t");
@@ -246,7 +242,7 @@ void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack
       stream_failed(r, "cuLaunchKernel", __LINE__);
     throw_error(r, "cuLaunchKernel", ExitCode::device,
                 fmt::format("launching kernel '{}' (grid {}, block {}, {} bytes shared)", fn.name(),
-                            dims_text(config.grid), dims_text(config.block), config.shared_bytes),
+                            to_string(config.grid), to_string(config.block), config.shared_bytes),
                 __FILE__, __LINE__);
   }
   m_state->last_kernel = fn.name();

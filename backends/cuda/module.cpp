@@ -81,8 +81,14 @@ void CudaFunction::reserve_dynamic_shared(std::size_t bytes) {
 
 CudaModule::CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std::string_view ptx)
     : m_state(std::move(state)), m_handle(handle) {
-  if (!ptx.empty())
-    m_ptx_entries = parse_ptx_entries(ptx);
+  if (ptx.empty())
+    return;
+  try {
+    m_ptx_entries = kit::parse_ptx_entries(ptx);
+  } catch (const kit::PtxSyntaxError&) {
+    // The driver has loaded this PTX, so it is valid; where our reader cannot follow it, the
+    // driver's own answers (cuFuncGetParamInfo, cuModuleEnumerateFunctions) are used instead.
+  }
 }
 
 CudaModule::~CudaModule() {
@@ -112,8 +118,11 @@ Function& CudaModule::function(const std::string& name) {
   std::optional<std::vector<ParamLayout>> ptx_params;
   if (m_ptx_entries)
     for (const auto& entry : *m_ptx_entries)
-      if (entry.name == name)
-        ptx_params = entry.params;
+      if (entry.name == name) {
+        ptx_params.emplace();
+        for (const auto& p : entry.params)
+          ptx_params->push_back(ParamLayout{p.offset, p.size, p.align});
+      }
   auto fn = std::make_unique<CudaFunction>(m_state, f, name, std::move(ptx_params));
   auto& ref = *fn;
   m_functions.emplace(name, std::move(fn));

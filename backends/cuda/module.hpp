@@ -9,7 +9,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cuda/context_state.hpp"
-#include "backends/cuda/ptx_params.hpp"
+#include "backends/kit/ptx_entries.hpp"
 
 namespace gpurun::cuda {
 
@@ -57,7 +57,7 @@ public:
 private:
   std::shared_ptr<ContextState> m_state;
   CUmodule m_handle;
-  std::optional<std::vector<PtxEntry>> m_ptx_entries;
+  std::optional<std::vector<kit::PtxEntry>> m_ptx_entries;
   std::map<std::string, std::unique_ptr<CudaFunction>> m_functions;
 };
 

@@ -1,10 +1,13 @@
 // End-to-end: the real gpurun binary on the CPU backend (CI has no GPU).
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "base/npy.hpp"
 #include "support/test_support.hpp"
 
 namespace gpurun::test {
@@ -18,6 +21,12 @@ nlohmann::json run_json(const std::string& args) {
   return nlohmann::json::parse(r.out);
 }
 
+float f32_at(const HostBuffer& b, std::size_t i) {
+  float v = 0;
+  std::memcpy(&v, b.element(i), sizeof v);
+  return v;
+}
+
 std::vector<double> values(const nlohmann::json& doc, const std::string& buffer) {
   return doc.at("buffers").at(buffer).at("values").get<std::vector<double>>();
 }
@@ -28,8 +37,8 @@ TEST(RunE2E, SeedScalarAddFromFlags) {
                       std::string(cpu));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("scalar_add<<<(1,1,1),(20,1,1)>>>"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("19."), std::string::npos) << r.out;  // before
-  EXPECT_NE(r.out.find("39."), std::string::npos) << r.out;  // after
+  EXPECT_NE(r.out.find("19."), std::string::npos) << r.out; // before
+  EXPECT_NE(r.out.find("39."), std::string::npos) << r.out; // after
 }
 
 TEST(RunE2E, SeedScalarAddJson) {
@@ -41,7 +50,8 @@ TEST(RunE2E, SeedScalarAddJson) {
   EXPECT_EQ(doc["status"], "ok");
   auto v = values(doc, "vector");
   ASSERT_EQ(v.size(), 20u);
-  for (int i = 0; i < 20; ++i) EXPECT_EQ(v[i], 20.0 + i);
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(v[i], 20.0 + i);
   EXPECT_TRUE(doc["timings_ms"].contains("compile"));
   EXPECT_TRUE(doc["timings_ms"].contains("kernel"));
   EXPECT_TRUE(doc["timings_ms"].contains("cache_hit"));
@@ -69,10 +79,13 @@ TEST(RunE2E, PrintThreadsPrintsEveryThread) {
 }
 
 TEST(RunE2E, FailedExpectExitsOne) {
-  auto r = run_gpurun("kernels/examples/scalar_add.json --expect 'vector=f32[20]:0'" +
-                      std::string(cpu));
+  auto r =
+      run_gpurun("kernels/examples/scalar_add.json --expect 'vector=f32[20]:0'" + std::string(cpu));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("vector"), std::string::npos);
+  EXPECT_NE(r.out.find("check vector: FAILED, 20 of 20 elements differ"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n      0  20   0\n"), std::string::npos) << r.out; // index got expected
+  EXPECT_NE(r.out.find("status: check_failed"), std::string::npos) << r.out;
 }
 
 TEST(RunE2E, FlagsOverrideTheSpec) {
@@ -87,10 +100,16 @@ TEST(RunE2E, SaveWritesNpyFiles) {
   auto dir = temp_dir();
   auto r = run_gpurun("kernels/examples/vector_add.json --save " + dir.string() + cpu);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(std::filesystem::exists(dir / "c.npy"));
-  EXPECT_TRUE(std::filesystem::exists(dir / "a.npy"));
-  // 10-byte magic+version, header, then 1000 float32 values.
-  EXPECT_GT(std::filesystem::file_size(dir / "c.npy"), 4000u);
+  // The files hold the buffers after the launch: a = iota, b = 1000 - iota, c = a + b.
+  const HostBuffer a = read_npy(dir / "a.npy");
+  const HostBuffer c = read_npy(dir / "c.npy");
+  ASSERT_EQ(c.dtype(), DType::f32);
+  ASSERT_EQ(c.shape(), std::vector<std::size_t>{1000});
+  ASSERT_EQ(a.shape(), std::vector<std::size_t>{1000});
+  for (std::size_t i = 0; i < 1000; ++i) {
+    EXPECT_EQ(f32_at(a, i), static_cast<float>(i)) << i;
+    EXPECT_EQ(f32_at(c, i), 1000.0f) << i;
+  }
 }
 
 TEST(RunE2E, ExpectAgainstAnNpyFileWritten) {
@@ -100,14 +119,23 @@ TEST(RunE2E, ExpectAgainstAnNpyFileWritten) {
   auto r = run_gpurun("kernels/examples/vector_add.json --expect 'c=@" + (dir / "c.npy").string() +
                       "'" + cpu);
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("check c: ok"), std::string::npos) << r.out;
+  // The file's values are what is compared: c against the saved a differs.
+  r = run_gpurun("kernels/examples/vector_add.json --expect 'c=@" + (dir / "a.npy").string() + "'" +
+                 cpu);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("check c: FAILED, 1000 of 1000 elements differ"), std::string::npos)
+      << r.out;
 }
 
 TEST(RunE2E, CompileCacheHitsOnTheSecondRun) {
   auto cache = temp_dir();
   const std::string env = "GPURUN_CACHE_DIR=" + cache.string() + " ";
-  auto first = run_shell(env + gpurun_bin() + " kernels/examples/scalar_add.json --backend cpu --json");
+  auto first =
+      run_shell(env + gpurun_bin() + " kernels/examples/scalar_add.json --backend cpu --json");
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  auto second = run_shell(env + gpurun_bin() + " kernels/examples/scalar_add.json --backend cpu --json");
+  auto second =
+      run_shell(env + gpurun_bin() + " kernels/examples/scalar_add.json --backend cpu --json");
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(nlohmann::json::parse(first.out)["timings_ms"]["cache_hit"], false);
   EXPECT_EQ(nlohmann::json::parse(second.out)["timings_ms"]["cache_hit"], true);
@@ -148,7 +176,15 @@ TEST(RunE2E, DevicesListsTheCpuBackend) {
 TEST(RunE2E, CompileResourcesWorksWithoutAGpu) {
   auto r = run_gpurun("compile kernels/examples/reduce_sum.cu --backend cpu --resources");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("reduce_sum"), std::string::npos) << r.out;
+  // The table's row for the kernel: registers, then 1 barrier (__syncthreads).
+  std::istringstream row(r.out.substr(std::min(r.out.size(), r.out.find("\nreduce_sum ") + 1)));
+  std::string name;
+  int registers = 0;
+  int barriers = -1;
+  row >> name >> registers >> barriers;
+  EXPECT_EQ(name, "reduce_sum") << r.out;
+  EXPECT_GT(registers, 0) << r.out;
+  EXPECT_EQ(barriers, 1) << r.out;
   auto ptx = run_gpurun("compile kernels/examples/scalar_add.cu --backend cpu --ptx");
   ASSERT_EQ(ptx.exit_code, 0) << ptx.err;
   EXPECT_NE(ptx.out.find(".entry scalar_add"), std::string::npos);
@@ -163,8 +199,8 @@ namespace {
 // The kernels the GPU conformance check compares bit for bit between cuda and cpu: on the CPU
 // backend they must run clean under memcheck.
 TEST(RunE2E, ConformanceKernelsRunCleanUnderMemcheck) {
-  for (const char* spec : {"numeric_edges", "matmul_tiled", "warp_reduce", "histogram",
-                           "transpose", "half_math"}) {
+  for (const char* spec :
+       {"numeric_edges", "matmul_tiled", "warp_reduce", "histogram", "transpose", "half_math"}) {
     auto r = run_gpurun(std::string("tests/data/conformance/") + spec +
                         ".json --backend cpu --memcheck --no-cache -q");
     EXPECT_EQ(r.exit_code, 0) << spec << "\n" << r.out << r.err;
@@ -176,7 +212,8 @@ TEST(RunE2E, HistogramCountsEveryByte) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto hist = nlohmann::json::parse(r.out)["buffers"]["hist"]["values"].get<std::vector<double>>();
   double total = 0;
-  for (double h : hist) total += h;
+  for (double h : hist)
+    total += h;
   EXPECT_EQ(total, 100000.0);
 }
 

@@ -2,6 +2,8 @@
 // launch limits and --run on the CPU backend.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -111,6 +113,28 @@ TEST(ThreadsCommand, BadInputIsAUsageErrorNamingTheField) {
   r = run_gpurun("threads --block 64 --warp-size 0");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--warp-size"), std::string::npos) << r.err;
+}
+
+// 20,000 parentheses or 120,000 signs are refused by depth, with the value quoted by its start
+// only: a usage error on one line, not a stack overflow.
+TEST(ThreadsCommand, DeepNestingIsAUsageError) {
+  std::string where = "threads --block 32 --where '";
+  where.append(20'000, '(').append("lane").append(20'000, ')').append("'");
+  auto r = run_gpurun(where);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(
+      r.err.rfind("gpurun: error: --where: nesting too deep (more than 256 levels) at 257", 0), 0u)
+      << r.err.substr(0, 300);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  EXPECT_LT(r.err.size(), 400u);
+  std::string grid = "threads --block 32 --grid ";
+  grid.append(120'000, '-').append("1");
+  r = run_gpurun(grid);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("': nesting too deep (more than 256 levels) at position 257"),
+            std::string::npos)
+      << r.err.substr(0, 300);
+  EXPECT_LT(r.err.size(), 400u);
 }
 
 TEST(ThreadsCommand, LaunchLimitsAreCheckedLikeRun) {

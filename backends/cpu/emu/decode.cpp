@@ -283,17 +283,16 @@ FunctionOperands::FunctionOperands(Decoder& d, const ptx::Function& fn, DecodedF
     if (v.space == ptx::StateSpace::local)
       place(v);
   if (fn.is_entry) {
-    std::uint32_t offset = 0;
-    for (const auto& v : fn.params) {
-      auto align = static_cast<std::uint32_t>(var_align(v));
-      offset = align_up(offset, align);
-      FrameVar fv{offset, static_cast<std::uint32_t>(v.size_bytes())};
+    // Laid out by the PTX entry parser, which the run pipeline and the CUDA backend use too.
+    for (std::size_t i = 0; i < fn.params.size(); ++i) {
+      const ptx::Variable& v = fn.params[i];
+      FrameVar fv{static_cast<std::uint32_t>(fn.param_offsets[i]),
+                  static_cast<std::uint32_t>(v.size_bytes())};
       m_kernel_params[v.name] = fv;
       out.kernel_params.push_back(fv);
-      out.kernel_param_align.push_back(align);
-      offset += fv.size;
+      out.kernel_param_align.push_back(static_cast<std::uint32_t>(var_align(v)));
     }
-    out.kernel_param_bytes = offset;
+    out.kernel_param_bytes = static_cast<std::uint32_t>(fn.param_bytes);
   } else {
     for (const auto& v : fn.params)
       out.params.push_back(place(v));

@@ -112,10 +112,10 @@ struct Function {
   bool noreturn = false;                ///< .noreturn
   int line = 0;
 
-  /// The parameter named `name`, or nullptr.
-  [[nodiscard]] const Variable* find_param(std::string_view name) const;
-  /// Total bytes of the parameter list as laid out in the .param space (each parameter aligned).
-  [[nodiscard]] std::size_t param_bytes() const;
+  /// Kernels: each parameter's offset in the parameter buffer (parallel to `params`) and the
+  /// buffer's size, as the PTX entry parser (backends/kit) lays them out.
+  std::vector<std::size_t> param_offsets;
+  std::size_t param_bytes = 0;
 };
 
 struct Module {
@@ -131,9 +131,5 @@ struct Module {
   /// The module-scope variable named `name`, or nullptr.
   [[nodiscard]] const Variable* find_global(std::string_view name) const;
 };
-
-/// Bytes of one element of a PTX type name without the dot ("u32" → 4, "f16x2" → 4, "pred" → 1,
-/// "b128" → 16); 0 for a name that is no PTX type.
-[[nodiscard]] std::size_t type_size_bytes(std::string_view type);
 
 } // namespace gpurun::ptx

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/ptx/literals.hpp"
+#include "backends/kit/ptx_entries.hpp"
 
 namespace gpurun::ptx {
 namespace {
@@ -112,7 +113,8 @@ void parse_init_list(TokenCursor& in, Variable& v, std::size_t element) {
 } // namespace
 
 bool is_type_directive(std::string_view directive) {
-  return directive.size() > 1 && directive[0] == '.' && type_size_bytes(directive.substr(1)) != 0;
+  return directive.size() > 1 && directive[0] == '.' &&
+         kit::ptx_type_size(directive.substr(1)) != 0;
 }
 
 Variable parse_variable(TokenCursor& in, StateSpace space, int line) {
@@ -154,7 +156,7 @@ Variable parse_variable(TokenCursor& in, StateSpace space, int line) {
   }
   v.align = explicit_align != 0
                 ? explicit_align
-                : type_size_bytes(v.type) * static_cast<std::size_t>(v.vector_width);
+                : kit::ptx_type_size(v.type) * static_cast<std::size_t>(v.vector_width);
   parse_name_and_initializer(in, v);
   return v;
 }
@@ -188,7 +190,7 @@ void parse_name_and_initializer(TokenCursor& in, Variable& v) {
     in.expect(']', "after the array size");
     v.array_size = v.array_size.value_or(1) * static_cast<std::size_t>(n);
   }
-  const std::size_t element = type_size_bytes(v.type);
+  const std::size_t element = kit::ptx_type_size(v.type);
   if (in.accept('=')) {
     const Token at = in.peek();
     parse_init_list(in, v, element);

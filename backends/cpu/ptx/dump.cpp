@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "backends/kit/ptx_entries.hpp"
+
 namespace gpurun::ptx {
 namespace {
 
@@ -36,7 +38,7 @@ std::uint64_t load_le(const std::vector<std::uint8_t>& bytes, std::size_t at, st
 }
 
 std::string initializer(const Variable& v) {
-  const std::size_t element = type_size_bytes(v.type);
+  const std::size_t element = kit::ptx_type_size(v.type);
   if (element == 0 || v.init.empty()) {
     return "";
   }

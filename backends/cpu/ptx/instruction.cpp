@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/ptx/literals.hpp"
+#include "backends/kit/ptx_entries.hpp"
 
 namespace gpurun::ptx {
 namespace {
@@ -51,7 +52,7 @@ private:
     return false;
   }
   static bool is_type_directive_name(std::string_view m) {
-    return type_size_bytes(m) != 0 && m != "v2" && m != "v4";
+    return kit::ptx_type_size(m) != 0 && m != "v2" && m != "v4";
   }
 
   // `call[.uni] [(ret, …),] callee[, (arg, …)][, prototype];`

@@ -9,6 +9,8 @@
 #include "backends/cpu/ptx/lexer.hpp"
 #include "backends/cpu/ptx/scope.hpp"
 #include "backends/cpu/ptx/token_cursor.hpp"
+#include "backends/kit/ptx_entries.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::ptx {
 namespace {
@@ -185,7 +187,11 @@ private:
     }
     f.name = std::string(m_in.expect_identifier("a function name").text);
     if (m_in.peek().is_punct('(')) {
-      f.params = param_list();
+      if (is_entry) {
+        entry_param_list(f);
+      } else {
+        f.params = param_list();
+      }
     }
     performance_directives(f);
     if (m_in.accept(';')) {
@@ -194,6 +200,42 @@ private:
       body(f);
     }
     m_module.functions.push_back(std::move(f));
+  }
+
+  // A kernel's parameters are read by the PTX entry parser that core and the CUDA backend use
+  // too, so that all agree on the layout of the parameter buffer.
+  void entry_param_list(Function& f) {
+    const Token open = m_in.take();
+    Token close = open;
+    for (int depth = 1; depth > 0;) {
+      if (m_in.at_end()) {
+        m_in.fail(open, "unclosed parameter list");
+      }
+      close = m_in.take();
+      depth += close.is_punct('(') ? 1 : close.is_punct(')') ? -1 : 0;
+    }
+    const std::string_view list(open.text.data(),
+                                static_cast<std::size_t>(close.text.data() - open.text.data()) + 1);
+    std::vector<kit::PtxParam> params;
+    try {
+      params = kit::parse_ptx_param_list(list, open.line);
+    } catch (const kit::PtxSyntaxError& e) {
+      throw Error(ExitCode::compile, fmt::format("{}:{}: {}", m_in.file(), e.line(), e.what()));
+    }
+    for (const kit::PtxParam& p : params) {
+      Variable v;
+      v.space = StateSpace::param;
+      v.type = p.type;
+      v.align = p.align;
+      v.vector_width = p.vector_width;
+      v.name = m_scopes.declare(p.name);
+      v.array_size = p.array_size;
+      v.is_ptr = p.is_ptr;
+      v.line = p.line;
+      f.params.push_back(std::move(v));
+      f.param_offsets.push_back(p.offset);
+      f.param_bytes = p.offset + p.size;
+    }
   }
 
   std::vector<Variable> param_list() {

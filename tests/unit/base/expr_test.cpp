@@ -96,6 +96,35 @@ TEST(IntExpr, MalformedInputNamesTheCulprit) {
   EXPECT_NE(int_error("2**-1").find("negative exponent"), std::string::npos);
 }
 
+TEST(IntExpr, DeepNestingIsAUsageErrorNotAStackOverflow) {
+  const std::string parens = std::string(20'000, '(') + "1" + std::string(20'000, ')');
+  std::string m = int_error(parens);
+  EXPECT_NE(m.find("nesting too deep (more than 256 levels) at position 257"), std::string::npos)
+      << m;
+  EXPECT_EQ(m.rfind("--shared '" + std::string(100, '(') + "… (40001 characters)': ", 0), 0u)
+      << "a long value is quoted by its beginning only";
+  m = int_error(std::string(120'000, '-') + "1");
+  EXPECT_NE(m.find("nesting too deep"), std::string::npos) << m.substr(0, 300);
+  std::string powers = "2";
+  for (int i = 0; i < 5000; ++i)
+    powers += "**1";
+  EXPECT_NE(int_error(powers).find("nesting too deep"), std::string::npos);
+  EXPECT_NE(int_error(std::string(300'000, '1')).find("longer than 262144 characters"),
+            std::string::npos);
+  // Long flat expressions are not nesting.
+  std::string sum = "0";
+  for (int i = 0; i < 10'000; ++i)
+    sum += "+1";
+  EXPECT_EQ(eval_int_expr(sum, "f"), 10'000);
+}
+
+TEST(IntExpr, UnaryPlusAndMinusMix) {
+  EXPECT_EQ(eval_int_expr("+5", "f"), 5);
+  EXPECT_EQ(eval_int_expr("-+-5", "f"), 5);
+  EXPECT_EQ(eval_int_expr("2*-3", "f"), -6);
+  EXPECT_NE(int_error("-(-(2**126)*2)").find("integer overflow at position 1"), std::string::npos);
+}
+
 TEST(IntExpr, PositionsAreRelativeToTheWholeOption) {
   const std::string whole = "vector=f32[1<<]";
   try {

@@ -114,5 +114,12 @@ TEST(Format, EmptyAndScalar) {
   EXPECT_EQ(format_buffer(make<std::int32_t>(DType::i32, {}, {42})), "42");
 }
 
+TEST(Format, BufferTypeTextNamesTheTypeAndEveryDimension) {
+  EXPECT_EQ(buffer_type_text(HostBuffer(DType::f32, {20})), "f32[20]");
+  EXPECT_EQ(buffer_type_text(HostBuffer(DType::i32, {2, 3})), "i32[2,3]");
+  EXPECT_EQ(buffer_type_text(HostBuffer(DType::u8, {1, 2, 3})), "u8[1,2,3]");
+  EXPECT_EQ(buffer_type_text(HostBuffer(DType::f64, {})), "f64[]");
+}
+
 } // namespace
 } // namespace gpurun

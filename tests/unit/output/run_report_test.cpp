@@ -55,9 +55,10 @@ TEST(Report, LaunchLine) {
             "scalar_add<<<(4,2,1),(20,1,1),1024>>> on cpu:0 gpurun PTX emulator\n");
 }
 
+// What `gpurun run` prints: the launch line before the launch, the results after it.
 TEST(Report, SeedRunExactly) {
   EXPECT_EQ(
-      render_human(seed_outcome(), "outputs"),
+      render_launch_line(seed_outcome()) + render_results(seed_outcome(), "outputs"),
       "scalar_add<<<(1,1,1),(20,1,1)>>> on cpu:0 gpurun PTX emulator\n"
       "vector (i32[20]) before: [ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19]\n"
       "vector (i32[20]) after:  [20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39]\n"
@@ -196,8 +197,8 @@ TEST(Report, Json) {
   EXPECT_EQ(j["status"], "check_failed");
   EXPECT_EQ(j["exit_code"], 1);
   EXPECT_FALSE(j.contains("device_output")) << "not kept: it went to stdout";
-  // The document is valid JSON text (no NaN literals).
-  EXPECT_NO_THROW((void)nlohmann::json::parse(j.dump()));
+  // The document is valid JSON text (no NaN literals) and reads back as itself.
+  EXPECT_EQ(nlohmann::json::parse(j.dump()), j);
 }
 
 TEST(Report, JsonCarriesKeptDeviceOutputAndExitCodeZero) {

@@ -168,23 +168,21 @@ TEST(Bind, PtxSignatureNamesAreLabelsAndWideParamsTakeBuffersOrIntegers) {
   EXPECT_EQ(as_integer[0].name, "scalar_add_param_0");
 }
 
+TEST(Bind, PtxPtrParametersTakeAnyBufferButNoScalar) {
+  auto ks = find_ptx_kernels(".visible .entry k(.param .u64 .ptr .global .align 4 k_param_0) "
+                             "{ ret; }");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(bind_args(ks[0], specs({"x=f32[4]"}))[0].name, "x");
+  EXPECT_EQ(bind_args(ks[0], specs({"x=i8[4]"}))[0].name, "x");
+  EXPECT_NE(bind_error(ks[0], {"u64:7"}).find("which takes a buffer"), std::string::npos);
+}
+
 TEST(Bind, StructParametersNeedAnExplicitType) {
   auto k = kernel("__global__ void k(Params p) {}");
   std::string e = bind_error(k, {"7"});
   EXPECT_NE(e.find("parameter 'Params p' has a type gpurun cannot fill"), std::string::npos) << e;
   auto bound = bind_args(k, specs({"u64:7"}));
   EXPECT_EQ(bound[0].scalar_type, DType::u64);
-}
-
-TEST(Bind, ToLayoutChecksSizesAndNeedsScalarTypes) {
-  std::vector<ParamLayout> layout{{0, 8, 8}, {8, 4, 4}};
-  auto bound = bind_args_to_layout(layout, specs({"x=f32[4]", "n=i32:4"}));
-  EXPECT_EQ(bound[0].name, "x");
-  EXPECT_EQ(bound[1].scalar_type, DType::i32);
-  EXPECT_THROW((void)bind_args_to_layout(layout, specs({"x=f32[4]", "n=4"})), Error);
-  EXPECT_THROW((void)bind_args_to_layout(layout, specs({"x=f32[4]", "n=i64:4"})), Error);
-  EXPECT_THROW((void)bind_args_to_layout(layout, specs({"i32:1", "n=i32:4"})), Error);
-  EXPECT_THROW((void)bind_args_to_layout(layout, specs({"x=f32[4]"})), Error);
 }
 
 } // namespace

@@ -478,7 +478,22 @@ TEST(Signature, PtxEntries) {
   ASSERT_EQ(kernels[2].params.size(), 2u);
   EXPECT_EQ(kernels[2].params[0].type.scalar_size, 16u);
   EXPECT_EQ(kernels[2].params[0].type.element, std::nullopt);
+  EXPECT_EQ(kernels[2].params[0].type.c_type, ".b8[16]");
   EXPECT_TRUE(kernels[2].params[1].type.is_pointer);
+  // The pointee's type is not in the PTX: a .ptr parameter takes a buffer of any element type.
+  EXPECT_EQ(kernels[2].params[1].type.element, std::nullopt);
+  EXPECT_EQ(kernels[2].params[1].type.c_type, ".u64");
+  EXPECT_EQ(kernels[2].line, 22);
+}
+
+TEST(Signature, PtxParameterListThatIsNotPtxIsACompileError) {
+  try {
+    (void)find_ptx_kernels(".version 8.0\n.entry k(\n.param .u32 a\n.param .u32 b)", "k.ptx");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::compile);
+    EXPECT_STREQ(e.what(), "k.ptx:4: expected ',' or ')' after a parameter near '.param'");
+  }
 }
 
 } // namespace

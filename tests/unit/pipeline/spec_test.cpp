@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "base/read_file.hpp"
+#include "pipeline/signature.hpp"
 #include "support/test_support.hpp"
 
 namespace gpurun {
@@ -43,13 +45,27 @@ TEST(Spec, BundledScalarAddExample) {
   EXPECT_EQ(r.base_dir, fs::absolute(path).parent_path());
 }
 
+// Every bundled spec reads into a runnable request: its source exists and declares the kernel, and
+// the spec gives the launch shape and one argument per kernel parameter.
 TEST(Spec, EveryBundledExampleReads) {
+  int read = 0;
   for (const auto& e :
        fs::directory_iterator(gpurun::test::source_dir() / "kernels" / "examples")) {
     if (e.path().extension() != ".json")
       continue;
-    EXPECT_NO_THROW((void)read_spec(e.path())) << e.path();
+    SCOPED_TRACE(e.path().string());
+    RunRequest r;
+    ASSERT_NO_THROW(r = read_spec(e.path()));
+    EXPECT_TRUE(r.grid.has_value());
+    EXPECT_TRUE(r.block.has_value());
+    const auto source = read_file(r.source);
+    ASSERT_TRUE(source.has_value()) << r.source;
+    ASSERT_TRUE(r.kernel.has_value());
+    const auto kernels = find_kernels(*source);
+    EXPECT_EQ(select_kernel(kernels, *r.kernel).params.size(), r.args.size());
+    ++read;
   }
+  EXPECT_GE(read, 6); // scalar_add, vector_add, saxpy, reduce_sum, polynomial, print_threads
 }
 
 TEST(Spec, AllKeys) {

@@ -89,6 +89,35 @@ TEST(RowFilter, ErrorsNameTheBadToken) {
             "99999999999999999999'");
 }
 
+TEST(RowFilter, DeepNestingIsAUsageErrorNotAStackOverflow) {
+  const std::string parens = std::string(20'000, '(') + "lane" + std::string(20'000, ')');
+  const std::string m = error_of(parens);
+  EXPECT_EQ(m.rfind("--where: nesting too deep (more than 256 levels) at 257 in '", 0), 0u) << m;
+  EXPECT_LT(m.size(), 300u);
+  EXPECT_NE(error_of(std::string(120'000, '-') + "lane").find("nesting too deep"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(120'000, '!') + "lane").find("nesting too deep"),
+            std::string::npos);
+}
+
+TEST(RowFilter, ManyValuesOnTheStack) {
+  // 40 values pending at once: more than the evaluator keeps without allocating.
+  std::string text;
+  for (int i = 0; i < 40; ++i)
+    text += "(lane+";
+  text += "0";
+  for (int i = 0; i < 40; ++i)
+    text += ")";
+  EXPECT_TRUE(eval(text + " == 40*3", 0, 3));
+  EXPECT_FALSE(eval(text + " == 40*3", 0, 2));
+}
+
+TEST(RowFilter, ArithmeticWrapsAndDivisionOverflowIsZero) {
+  EXPECT_TRUE(eval("9223372036854775807 + 1 < 0", 0, 0));
+  EXPECT_TRUE(eval("(-9223372036854775807 - 1) / -1 == 0", 0, 0));
+  EXPECT_TRUE(eval("-lane == 0 - lane", 0, 7));
+}
+
 TEST(RowFilter, KeepsItsText) {
   EXPECT_EQ(RowFilter::parse("lane<4", columns).text(), "lane<4");
 }

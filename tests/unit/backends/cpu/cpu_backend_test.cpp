@@ -1,6 +1,8 @@
 // The CPU backend end to end: NVRTC → PTX → emulator, through the Backend/Context interface.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -95,19 +97,74 @@ TEST(CpuBackend, ArgumentSizeMismatchIsRejected) {
                Error);
 }
 
+// Every thread adds 0 + 1 + … + (n - 1): the work grows with n, and the sum shows it was done.
+constexpr const char* k_spin_ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry spin(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 0;
+$L_loop:
+  setp.ge.u32 %p1, %r2, %r1;
+  @%p1 bra $L_done;
+  add.u32 %r3, %r3, %r2;
+  add.u32 %r2, %r2, 1;
+  bra.uni $L_loop;
+$L_done:
+  mov.u32 %r4, %tid.x;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+)";
+
+// The timer times the kernel, not the enqueue: launches are asynchronous, so a timer that stopped
+// the clock when stop() is called (or never started it) would miss the work. A launch that does
+// much more work must measure longer, and no launch can measure longer than the host saw.
 TEST(CpuBackend, TimerMeasuresTheLaunch) {
-  EmuHarness h(read_file(source_dir() / "kernels/examples/scalar_add.cu"), Language::cuda);
-  Buffer& buf = h.buffer(std::vector<float>(1024));
-  auto timer = h.context().create_timer();
-  timer->start();
-  h.launch("scalar_add", Dim3{4, 1, 1}, Dim3{256, 1, 1}, 0, buf, 1024, 1.0f);
-  timer->stop();
-  h.context().synchronize();
-  double ms = timer->elapsed_ms();
-  EXPECT_GE(ms, 0.0);
-  EXPECT_LT(ms, 10000.0);
-  auto out = h.read<float>(buf);
-  EXPECT_EQ(out[1023], 1.0f);
+  EmuHarness h(k_spin_ptx);
+  Buffer& buf = h.buffer(std::vector<std::uint32_t>(64, 0));
+  using Clock = std::chrono::steady_clock;
+  auto timed = [&](std::uint32_t n, double& host_ms) {
+    auto timer = h.context().create_timer();
+    const auto host_start = Clock::now();
+    timer->start();
+    h.launch("spin", Dim3{1, 1, 1}, Dim3{64, 1, 1}, 0, buf, n);
+    timer->stop();
+    const double ms = timer->elapsed_ms();
+    h.context().synchronize();
+    host_ms = std::chrono::duration<double, std::milli>(Clock::now() - host_start).count();
+    return ms;
+  };
+  // The tiny launch's best of five, so that one unlucky wake-up on a busy machine does not count.
+  double tiny = 1e9;
+  for (int i = 0; i < 5; ++i) {
+    double host_ms = 0;
+    const double ms = timed(1, host_ms);
+    EXPECT_GT(ms, 0.0);
+    EXPECT_LE(ms, host_ms);
+    tiny = std::min(tiny, ms);
+  }
+  EXPECT_EQ(h.read<std::uint32_t>(buf)[63], 0u);
+  const std::uint32_t n = 200'000;
+  double big_host = 0;
+  const double big = timed(n, big_host);
+  EXPECT_EQ(h.read<std::uint32_t>(buf)[63],
+            static_cast<std::uint32_t>(std::uint64_t{n} * (n - 1) / 2));
+  EXPECT_LE(big, big_host);
+  // 64 threads × 200,000 iterations take milliseconds, the tiny launch far less.
+  EXPECT_GT(big, 1.0);
+  EXPECT_GT(big, 5 * tiny);
+  // elapsed_ms() waited for the launch, so nearly all of the host's time was the kernel's.
+  EXPECT_GT(big, 0.5 * big_host);
 }
 
 } // namespace

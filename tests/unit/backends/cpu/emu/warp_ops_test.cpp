@@ -103,15 +103,22 @@ TEST(WarpOps, VoteUniAndBallotOfNegatedPredicate) {
   EXPECT_EQ(u[32], 0u);
 }
 
+// A second read after some work is strictly later (a clock stuck at any value fails).
 TEST(WarpOps, ClockAdvances) {
   auto c = per_thread(R"(
   mov.u64 %rd2, %clock64;
+  mov.u32 %r2, 0;
+$L_spin:
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p2, %r2, 1000;
+  @%p2 bra $L_spin;
   mov.u64 %rd3, %clock64;
   sub.s64 %rd3, %rd3, %rd2;
-  setp.ge.s64 %p1, %rd3, 0;
+  setp.gt.s64 %p1, %rd3, 0;
   selp.u32 %r9, 1, 0, %p1;
 )");
-  EXPECT_EQ(c[0], 1u);
+  for (std::uint32_t t = 0; t < 64; ++t)
+    EXPECT_EQ(c[t], 1u) << t;
 }
 
 TEST(WarpOps, UnknownOpcodeNamesItselfAndTheLine) {

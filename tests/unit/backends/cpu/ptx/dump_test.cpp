@@ -25,7 +25,7 @@ TEST_P(DumpRoundTrip, ParsesBackToTheSameModule) {
     const Function& a = first.functions[f];
     const Function& b = second.functions[f];
     EXPECT_EQ(b.name, a.name);
-    EXPECT_EQ(b.param_bytes(), a.param_bytes());
+    EXPECT_EQ(b.param_bytes, a.param_bytes);
     ASSERT_EQ(b.body.size(), a.body.size()) << a.name;
     for (std::size_t i = 0; i < a.body.size(); ++i) {
       if (a.body[i].instruction) {

@@ -55,7 +55,7 @@ TEST(Fixtures, ScalarAddSignatureRegistersAndLines) {
   EXPECT_EQ(f.params[0].size_bytes(), 8u);
   EXPECT_EQ(f.params[1].type, "f32");
   EXPECT_EQ(f.params[2].size_bytes(), 4u);
-  EXPECT_EQ(f.param_bytes(), 16u);
+  EXPECT_EQ(f.param_bytes, 16u);
   ASSERT_EQ(f.registers.size(), 4u);
   EXPECT_EQ(f.registers[0].type, "pred");
   EXPECT_EQ(f.registers[0].name, "%p");
@@ -409,7 +409,7 @@ TEST(Fixtures, TemplateInstantiationsAreWeakEntries) {
   ASSERT_NE(u16, nullptr);
   EXPECT_EQ(u16->params[1].type, "u16");
   EXPECT_EQ(u16->params[1].size_bytes(), 2u);
-  EXPECT_EQ(u16->param_bytes(), 16u); // 8 + 2, then the u32 aligned to 12
+  EXPECT_EQ(u16->param_bytes, 16u); // 8 + 2, then the u32 aligned to 12
   const Module saxpy = parse_fixture("saxpy");
   EXPECT_EQ(saxpy.functions[1].params[0].type, "f64");
 }

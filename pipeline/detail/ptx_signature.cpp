@@ -1,0 +1,70 @@
+// find_ptx_kernels (declared in pipeline/signature.hpp): PTX has no C types, so a kernel's
+// signature is its `.entry` parameter list, read by the PTX entry parser that the backends use as
+// well.
+#include <fmt/format.h>
+
+#include "backends/kit/ptx_entries.hpp"
+#include "base/error.hpp"
+#include "pipeline/signature.hpp"
+
+namespace gpurun {
+namespace {
+
+std::optional<DType> element_of(std::string_view type) {
+  static constexpr std::pair<std::string_view, DType> k_types[] = {
+      {"u8", DType::u8},   {"s8", DType::i8},   {"b8", DType::u8},   {"u16", DType::u16},
+      {"s16", DType::i16}, {"b16", DType::u16}, {"f16", DType::f16}, {"bf16", DType::bf16},
+      {"u32", DType::u32}, {"s32", DType::i32}, {"b32", DType::u32}, {"f32", DType::f32},
+      {"u64", DType::u64}, {"s64", DType::i64}, {"b64", DType::u64}, {"f64", DType::f64},
+  };
+  for (const auto& [name, dtype] : k_types) {
+    if (name == type)
+      return dtype;
+  }
+  return std::nullopt;
+}
+
+KernelParam kernel_param(const kit::PtxParam& p) {
+  KernelParam out;
+  out.name = p.name;
+  ParamType& t = out.type;
+  t.c_type = fmt::format(".{}{}{}", p.vector_width > 1 ? fmt::format("v{}.", p.vector_width) : "",
+                         p.type, p.array_size ? fmt::format("[{}]", *p.array_size) : "");
+  t.scalar_size = p.size;
+  if (p.array_size.value_or(1) != 1 || p.vector_width != 1)
+    return out; // an aggregate passed by value (.b8 name[16]): no element type to check
+  if (p.is_ptr) {
+    t.is_pointer = true;
+    t.scalar_size = 0; // the pointee's type is not in the PTX, so any buffer will do
+    return out;
+  }
+  t.element = element_of(p.type);
+  t.pointer_or_integer = p.is_pointer_sized_integer();
+  return out;
+}
+
+} // namespace
+
+std::vector<KernelSignature> find_ptx_kernels(std::string_view ptx, std::string_view file_name) {
+  std::vector<kit::PtxEntry> entries;
+  try {
+    entries = kit::parse_ptx_entries(ptx);
+  } catch (const kit::PtxSyntaxError& e) {
+    throw Error(ExitCode::compile, fmt::format("{}:{}: {}", file_name, e.line(), e.what()));
+  }
+  std::vector<KernelSignature> out;
+  out.reserve(entries.size());
+  for (const auto& entry : entries) {
+    KernelSignature sig;
+    sig.name = entry.name;
+    sig.line = entry.line;
+    sig.extern_c = true; // PTX names are already the symbols
+    sig.from_ptx = true;
+    for (const auto& p : entry.params)
+      sig.params.push_back(kernel_param(p));
+    out.push_back(std::move(sig));
+  }
+  return out;
+}
+
+} // namespace gpurun
