@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "backends/compilers/cuda_compiler.hpp"
 #include "backends/registry.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/language.hpp"
 #include "core/ptxas_info.hpp"
+#include "core/spec.hpp"
 #ifdef GPURUN_HAVE_NVRTC
 #include "backends/compilers/nvrtc.hpp"
 #endif
@@ -26,6 +28,7 @@ struct CompileCommandOptions {
   std::vector<std::string> defines;
   std::vector<std::string> include_dirs;
   std::vector<std::string> opts;
+  std::string compiler;
   bool ptx = false;
   bool resources = false;
 };
@@ -43,7 +46,8 @@ std::string virtual_arch(const std::string& arch) {
 void print_resources(const KernelSource& source, CompileOptions options, Backend& backend,
                      Device& device, Context& context, const CompileResult& compiled) {
 #ifdef GPURUN_HAVE_NVRTC
-  if (source.language == Language::cuda || source.language == Language::hip) {
+  if ((source.language == Language::cuda || source.language == Language::hip) &&
+      compilers::choose(options).name == "nvrtc") {
     std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch : std::string("sm_90");
     if (options.arch.rfind("compute_", 0) == 0)
       arch = "sm_" + options.arch.substr(8);
@@ -84,6 +88,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   options.include_dirs = o.include_dirs;
   options.std_version = o.std_version;
   options.extra = o.opts;
+  options.compiler = compiler_choice(o.compiler, "--compiler");
   options.arch = o.arch.empty() ? device.properties().arch : o.arch;
   if (o.ptx)
     options.arch = virtual_arch(options.arch);
@@ -123,6 +128,8 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("-D", o->defines, "Define")->allow_extra_args(false);
   cmd->add_option("-I", o->include_dirs, "Include directory")->allow_extra_args(false);
   cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);
+  cmd->add_option("--compiler", o->compiler,
+                  "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang");
   cmd->add_flag("--ptx", o->ptx, "Produce PTX (printed unless -o)");
   cmd->add_flag("--resources", o->resources, "Registers, shared and local memory per kernel");
   cmd->callback([o, &env] { run_compile(*o, env); });

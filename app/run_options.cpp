@@ -29,6 +29,7 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--arch", o.arch, "Target architecture (sm_90, compute_90)");
   cmd.add_option("--opt", o.opts, "Extra compiler option, passed through")
       ->allow_extra_args(false);
+  cmd.add_option("--compiler", o.compiler, "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang");
   cmd.add_option("--print", o.print, "Buffers to print: outputs (default), all, none, or NAMES");
   cmd.add_option("--save", o.save_dir, "Write every buffer as DIR/NAME.npy");
   cmd.add_option("--expect", o.expects, "Expected output: NAME=@ref.npy | NAME=[…] | NAME=SPEC")
@@ -89,6 +90,8 @@ RunRequest make_run_request(const CLI::App& cmd, const RunOptions& o) {
   if (given(cmd, "--std")) flags.compile.std_version = o.std_version, set.insert("std");
   if (given(cmd, "--arch")) flags.compile.arch = o.arch, set.insert("arch");
   if (given(cmd, "--opt")) flags.compile.extra = o.opts, set.insert("options");
+  if (given(cmd, "--compiler"))
+    flags.compile.compiler = compiler_choice(o.compiler, "--compiler"), set.insert("compiler");
   if (given(cmd, "--print")) flags.print = o.print, set.insert("print");
   if (given(cmd, "--save")) flags.save_dir = o.save_dir, set.insert("save");
   if (given(cmd, "--repeat")) flags.repeat = o.repeat, set.insert("repeat");

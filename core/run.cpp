@@ -169,6 +169,7 @@ RunOutcome run_kernel(const RunRequest& request, RunTarget& target,
   const auto load_start = Clock::now();
   auto module = context->load(compiled);
   outcome.lowered_name = kernel.expression;
+  outcome.compiler = compiled.compiler_version;
   if (auto it = compiled.lowered_names.find(kernel.expression); it != compiled.lowered_names.end())
     outcome.lowered_name = it->second;
   Function& function = module->function(outcome.lowered_name);

@@ -29,7 +29,7 @@ struct RunRequest {
   double atol = 1e-8;
   std::string backend = "auto";
   int device = 0;
-  CompileOptions compile;              ///< -D -I --std --arch --opt
+  CompileOptions compile;              ///< -D -I --std --arch --opt --compiler
   std::string print = "outputs";       ///< --print: "outputs" (default), "all", "none", or names
   std::optional<std::filesystem::path> save_dir; ///< --save DIR
   int repeat = 1;
@@ -81,6 +81,7 @@ struct Timings {
 struct RunOutcome {
   std::string kernel;           ///< as written ("saxpy<float>")
   std::string lowered_name;     ///< the symbol launched
+  std::string compiler;         ///< what compiled it: "nvrtc 13.0", "clang 14.0.6" (empty: none)
   std::string backend;
   int device_index = 0;
   std::string device_name;
