@@ -307,7 +307,7 @@ TEST_F(CudaRunTest, CompileErrorIsAValue) {
 }
 
 TEST_F(CudaRunTest, CompilerIdNamesNvrtcAndTarget) {
-  const auto id = context().compiler_id();
+  const auto id = context().compiler_id({});
   EXPECT_EQ(id.rfind("nvrtc " + nvrtc::probe().version + " ", 0), 0u) << id;
   EXPECT_NE(id.find(std::to_string(properties().compute_major)), std::string::npos) << id;
 }
