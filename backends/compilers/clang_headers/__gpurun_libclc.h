@@ -103,5 +103,3 @@ __device__ float __gpurun_clc_sincosf(float, float*) __asm__("_Z6sincosfPf");
 __device__ double __gpurun_clc_sincos(double, double*) __asm__("_Z6sincosdPd");
 __device__ float __gpurun_clc_remquof(float, float, int*) __asm__("_Z6remquoffPi");
 __device__ double __gpurun_clc_remquo(double, double, int*) __asm__("_Z6remquoddPi");
-__device__ float __gpurun_clc_lgamma_rf(float, int*) __asm__("_Z8lgamma_rfPi");
-__device__ double __gpurun_clc_lgamma_r(double, int*) __asm__("_Z8lgamma_rdPi");

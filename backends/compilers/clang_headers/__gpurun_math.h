@@ -270,10 +270,11 @@ __GPURUN_DEVICE__ float rcbrtf(float x) {
 __GPURUN_DEVICE__ double rcbrt(double x) {
   return 1.0 / __gpurun_clc_cbrt(x);
 }
-__GPURUN_DEVICE__ float powif(float x, int n) {
+// pow with an integer exponent, for the pow(float, int) overload.
+__GPURUN_DEVICE__ float __gpurun_powif(float x, int n) {
   return __gpurun_clc_pownf(x, n);
 }
-__GPURUN_DEVICE__ double powi(double x, int n) {
+__GPURUN_DEVICE__ double __gpurun_powi(double x, int n) {
   return __gpurun_clc_pown(x, n);
 }
 __GPURUN_DEVICE__ void sincosf(float x, float* s, float* c) {
@@ -289,12 +290,6 @@ __GPURUN_DEVICE__ void sincospif(float x, float* s, float* c) {
 __GPURUN_DEVICE__ void sincospi(double x, double* s, double* c) {
   *s = __gpurun_clc_sinpi(x);
   *c = __gpurun_clc_cospi(x);
-}
-__GPURUN_DEVICE__ float lgammaf_r(float x, int* sign) {
-  return __gpurun_clc_lgamma_rf(x, sign);
-}
-__GPURUN_DEVICE__ double lgamma_r(double x, int* sign) {
-  return __gpurun_clc_lgamma_r(x, sign);
 }
 
 // ---- one instruction each ---------------------------------------------------------------------

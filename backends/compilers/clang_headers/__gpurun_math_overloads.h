@@ -290,10 +290,10 @@ __GPURUN_DEVICE__ float pow(float x, float y) {
 }
 // nvcc's overloads for an integer exponent keep the base's type.
 __GPURUN_DEVICE__ float pow(float x, int n) {
-  return powif(x, n);
+  return __gpurun_powif(x, n);
 }
 __GPURUN_DEVICE__ double pow(double x, int n) {
-  return powi(x, n);
+  return __gpurun_powi(x, n);
 }
 template <class A, class B> __GPURUN_DEVICE__ __gpurun_mixed_fp<A, B> pow(A x, B y) {
   using R = __gpurun_promoted<A, B>;
