@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -30,7 +31,8 @@ void write_file(const fs::path& path, std::string_view text) {
   std::ofstream out(path, std::ios::binary);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   if (!out)
-    throw Error(ExitCode::device, fmt::format("cannot write {}", path.string()));
+    throw unavailable_error(
+        fmt::format("cannot compile with clang: cannot write {}", path.string()));
 }
 
 std::string read_file(const fs::path& path) {
@@ -192,7 +194,14 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
     throw unavailable_error("cannot compile CUDA source with clang: " + inst.availability.reason);
   const auto archs = arch_candidates(target, inst.major);
 
-  const proc::TempDir temp("gpurun-clang-");
+  std::optional<proc::TempDir> made;
+  try {
+    made.emplace("gpurun-clang-");
+  } catch (const std::exception& e) {
+    throw unavailable_error(
+        fmt::format("cannot compile with clang: no temporary folder ({})", e.what()));
+  }
+  const proc::TempDir& temp = *made;
   const fs::path include_dir = temp.path() / "include";
   const fs::path no_cuda_dir = temp.path() / "no-cuda";
   write_headers(include_dir);

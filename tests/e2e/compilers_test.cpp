@@ -55,6 +55,39 @@ TEST_F(CompilersE2E, EveryBundledExamplePassesItsChecksWithClang) {
       << r.out;
 }
 
+std::string file_bytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The conformance kernels (IEEE edge cases, __half, warp shuffles and votes, shared-memory atomics,
+// tiling) give the same bits whichever compiler built them.
+TEST_F(CompilersE2E, ConformanceKernelsMatchNvrtcBitForBit) {
+  const auto dir = temp_dir();
+  std::size_t compared = 0;
+  for (const char* spec :
+       {"half_math", "histogram", "matmul_tiled", "numeric_edges", "transpose", "warp_reduce"}) {
+    SCOPED_TRACE(spec);
+    const std::string path = std::string("tests/data/conformance/") + spec + ".json";
+    const auto clang_dir = dir / spec / "clang";
+    auto r = run_gpurun(path + cpu_clang + " -q --save " + clang_dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto nvrtc_dir = dir / spec / "nvrtc";
+    r = run_gpurun(path + " --backend cpu --no-cache --compiler nvrtc -q --save " +
+                   nvrtc_dir.string());
+    if (r.exit_code == 5)
+      GTEST_SKIP() << "no NVRTC to compare with: " << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const auto& entry : std::filesystem::directory_iterator(nvrtc_dir)) {
+      const auto other = clang_dir / entry.path().filename();
+      ASSERT_TRUE(std::filesystem::exists(other)) << other;
+      EXPECT_EQ(file_bytes(entry.path()), file_bytes(other)) << entry.path().filename();
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 16u); // every buffer, inputs included
+}
+
 TEST_F(CompilersE2E, SpecChoosesTheCompilerAndFlagsOverrideIt) {
   const auto dir = temp_dir();
   std::ofstream(dir / "k.cu") << "extern \"C\" __global__ void k(int* v) { v[0] = 5; }\n";
