@@ -101,7 +101,8 @@ extern "C" __global__ void k(const __half* a, const __half* b, __half* out, floa
   Buffer& bb = h.buffer(b);
   Buffer& bo = h.buffer(std::vector<std::uint16_t>(6 * a.size()));
   Buffer& bf = h.buffer(std::vector<float>(a.size()));
-  h.run("k", Dim3{(a.size() + 127) / 128, 1, 1}, Dim3{128, 1, 1}, ba, bb, bo, bf, n);
+  h.run("k", Dim3{static_cast<unsigned>((a.size() + 127) / 128), 1, 1}, Dim3{128, 1, 1}, ba, bb, bo,
+        bf, n);
   const auto out = h.read<std::uint16_t>(bo);
   const auto f = h.read<float>(bf);
   std::size_t checked = 0;
@@ -115,8 +116,9 @@ extern "C" __global__ void k(const __half* a, const __half* b, __half* out, floa
     EXPECT_EQ(out[6 * i + 0], to_half(x + y));
     EXPECT_EQ(out[6 * i + 1], to_half(x - y));
     EXPECT_EQ(out[6 * i + 2], to_half(x * y));
-    if (!(x == 0 && y == 0) && !(std::isinf(x) && std::isinf(y)))
+    if (!(x == 0 && y == 0) && !(std::isinf(x) && std::isinf(y))) {
       EXPECT_EQ(out[6 * i + 3], to_half(x / y));
+    }
     EXPECT_EQ(out[6 * i + 4], a[i] ^ 0x8000);
     EXPECT_EQ(from_half(out[6 * i + 5]), std::fmax(x, y));
     EXPECT_EQ(static_cast<double>(f[i]), x);
@@ -177,10 +179,12 @@ extern "C" __global__ void k(const float* a, unsigned short* out, int* iout, int
     EXPECT_EQ(out[6 * i + 2], rd);
     EXPECT_EQ(out[6 * i + 3], ru);
     EXPECT_EQ(out[6 * i + 4], to_half(x * (1.0 + 1e-12)));
-    if (std::fabs(x) < 2e6)
+    if (std::fabs(x) < 2e6) {
       EXPECT_EQ(out[6 * i + 5], to_half(static_cast<int>(a[i] * 1000.0f)));
-    if (std::fabs(from_half(rn)) < 2e9)
+    }
+    if (std::fabs(from_half(rn)) < 2e9) {
       EXPECT_EQ(iv[2 * i], static_cast<int>(std::trunc(from_half(rn))));
+    }
     EXPECT_EQ(iv[2 * i + 1], std::isinf(from_half(rn)) ? (x < 0 ? -10 : 10) : 0);
   }
 }
@@ -254,7 +258,8 @@ extern "C" __global__ void k(const float* a, const float* b, unsigned short* out
   Buffer& bb = h.buffer(b);
   Buffer& bo = h.buffer(std::vector<std::uint16_t>(6 * a.size()));
   Buffer& bf = h.buffer(std::vector<float>(a.size()));
-  h.run("k", Dim3{(a.size() + 255) / 256, 1, 1}, Dim3{256, 1, 1}, ba, bb, bo, bf, n);
+  h.run("k", Dim3{static_cast<unsigned>((a.size() + 255) / 256), 1, 1}, Dim3{256, 1, 1}, ba, bb, bo,
+        bf, n);
   const auto out = h.read<std::uint16_t>(bo);
   const auto f = h.read<float>(bf);
   for (int i = 0; i < n; ++i) {

@@ -194,9 +194,10 @@ extern "C" __global__ void k(const float* a, const float* b, float* f, int* i, d
       EXPECT_EQ(io[0], 2147483647); // saturates, as cvt.rni.s32.f32 does
     }
     EXPECT_EQ(io[4], std::bit_cast<int>(a[t]));
-    if (std::fabs(a[t]) * 3.5f < 4e9f)
+    if (std::fabs(a[t]) * 3.5f < 4e9f) {
       EXPECT_EQ(static_cast<unsigned>(io[5]),
                 static_cast<unsigned>(std::nearbyint(std::fabs(a[t]) * 3.5f)));
+    }
     EXPECT_EQ(dv[t], 1.0 + 2.0 + 1.5);
   }
 }
