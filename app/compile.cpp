@@ -10,6 +10,7 @@
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
 #include "pipeline/language.hpp"
+#include "pipeline/spec.hpp"
 #include "pipeline/target.hpp"
 
 namespace gpurun {
@@ -25,6 +26,7 @@ struct CompileCommandOptions {
   std::vector<std::string> defines;
   std::vector<std::string> include_dirs;
   std::vector<std::string> opts;
+  std::string compiler;
   bool ptx = false;
   bool resources = false;
 };
@@ -84,6 +86,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   options.include_dirs = o.include_dirs;
   options.std_version = o.std_version;
   options.extra = o.opts;
+  options.compiler = compiler_choice(o.compiler, "--compiler");
   options.arch = o.arch.empty() ? target.device->properties().arch : o.arch;
   if (o.ptx)
     options.arch = virtual_arch(options.arch);
@@ -128,6 +131,8 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("-D", o->defines, "Define")->allow_extra_args(false);
   cmd->add_option("-I", o->include_dirs, "Include directory")->allow_extra_args(false);
   cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);
+  cmd->add_option("--compiler", o->compiler,
+                  "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang");
   cmd->add_flag("--ptx", o->ptx, "Produce PTX (printed unless -o)");
   cmd->add_flag("--resources", o->resources, "Registers, shared and local memory per kernel");
   cmd->callback([o, &env] { run_compile(*o, env); });

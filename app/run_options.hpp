@@ -25,6 +25,7 @@ struct RunOptions {
   std::string std_version;
   std::string arch;
   std::vector<std::string> opts;
+  std::string compiler;
   std::string print;
   std::string save_dir;
   std::vector<std::string> expects;

@@ -122,14 +122,19 @@ void render_check(std::string& out, const CheckReport& c) {
   }
 }
 
-std::string timings_line(const Timings& t) {
+std::string timings_line(const Timings& t, const std::string& compiler) {
   std::vector<std::string> parts;
   if (t.init_ms > 0)
     parts.push_back(fmt::format("init {} ms", ms(t.init_ms)));
   if (t.context_ms > 0)
     parts.push_back(fmt::format("context {} ms", ms(t.context_ms)));
-  parts.push_back(
-      fmt::format("compile {} ms{}", ms(t.compile_ms), t.cache_hit ? " (cache hit)" : ""));
+  std::vector<std::string> notes;
+  if (t.cache_hit)
+    notes.emplace_back("cache hit");
+  if (!compiler.empty())
+    notes.push_back(compiler);
+  parts.push_back(fmt::format("compile {} ms{}", ms(t.compile_ms),
+                              notes.empty() ? "" : fmt::format(" ({})", fmt::join(notes, ", "))));
   if (t.load_ms > 0)
     parts.push_back(fmt::format("load {} ms", ms(t.load_ms)));
   parts.push_back(fmt::format("h2d {} ms", ms(t.h2d_ms)));
@@ -197,7 +202,7 @@ std::string render_results(const RunOutcome& o, const std::string& print_selecti
   }
   for (const auto& c : o.checks)
     render_check(out, c);
-  out += timings_line(o.timings);
+  out += timings_line(o.timings, o.compiler);
   if (!o.stats.empty()) {
     std::vector<std::string> parts;
     for (const auto& [name, value] : o.stats)
@@ -213,6 +218,7 @@ json to_json(const RunOutcome& o) {
   json j;
   j["kernel"] = o.kernel;
   j["lowered_name"] = o.lowered_name;
+  j["compiler"] = o.compiler.empty() ? json(nullptr) : json(o.compiler);
   j["backend"] = o.backend;
   j["device"] = o.device_name;
   j["device_index"] = o.device_index;

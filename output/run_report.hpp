@@ -25,7 +25,7 @@ inline constexpr std::size_t k_json_max_values = 1024;
 [[nodiscard]] std::string render_results(const RunOutcome& outcome,
                                          const std::string& print_selection);
 
-/// The JSON report: kernel, lowered_name, backend, device, device_index, grid, block,
+/// The JSON report: kernel, lowered_name, compiler, backend, device, device_index, grid, block,
 /// shared_bytes, attributes, timings_ms {init, compile, cache_hit, h2d, kernel, kernel_samples,
 /// d2h, total}, buffers {NAME: {dtype, shape, input, values}} (values when at most
 /// k_json_max_values elements; NaN and infinities as the strings "nan", "inf", "-inf"), checks,

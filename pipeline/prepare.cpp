@@ -199,6 +199,7 @@ PreparedRun prepare(const RunRequest& request, const Target& target,
   const auto load_start = Clock::now();
   run.module = run.context->load(compiled);
   outcome.lowered_name = kernel.expression;
+  outcome.compiler = compiled.compiler_version;
   if (auto it = compiled.lowered_names.find(kernel.expression); it != compiled.lowered_names.end())
     outcome.lowered_name = it->second;
   run.function = &run.module->function(outcome.lowered_name);

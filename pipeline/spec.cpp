@@ -19,7 +19,8 @@ constexpr std::string_view k_top_keys[] = {
     "source", "kernel",  "compile", "grid",   "block", "shared_bytes",
     "args",   "globals", "expect",  "rtol",   "atol",  "print",
     "repeat", "timeout", "backend", "device", "save",  "description"};
-constexpr std::string_view k_compile_keys[] = {"defines", "include_dirs", "std", "arch", "options"};
+constexpr std::string_view k_compile_keys[] = {"defines", "include_dirs", "std",
+                                               "arch",    "options",      "compiler"};
 constexpr std::string_view k_buffer_keys[] = {"name", "type", "shape", "fill"};
 constexpr std::string_view k_scalar_keys[] = {"name", "type", "value"};
 
@@ -273,6 +274,9 @@ public:
       c.arch = string(j["arch"], "compile.arch");
     if (j.contains("options"))
       c.extra = strings(j["options"], "compile.options");
+    if (j.contains("compiler"))
+      c.compiler = compiler_choice(string(j["compiler"], "compile.compiler"),
+                                   fmt::format("{}: compile.compiler", m_name));
   }
 
   RunRequest read(const json& doc) const {
@@ -374,6 +378,14 @@ private:
 };
 
 } // namespace
+
+std::string compiler_choice(const std::string& text, const std::string& field) {
+  if (text == "auto" || text.empty())
+    return {};
+  if (text == "nvrtc" || text == "clang")
+    return text;
+  throw usage_error(fmt::format("{} '{}': expected auto, nvrtc or clang", field, text));
+}
 
 RunRequest spec_from_json(const json& doc, const std::string& name, const fs::path& dir) {
   return SpecReader(name, dir).read(doc);

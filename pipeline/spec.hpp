@@ -22,6 +22,11 @@ namespace gpurun {
 [[nodiscard]] RunRequest spec_from_json(const nlohmann::json& doc, const std::string& name,
                                         const std::filesystem::path& dir);
 
+/// The CUDA compiler a spec or flag asks for, as CompileOptions::compiler holds it: "auto" → ""
+/// (NVRTC when it can be found, else clang), "nvrtc", "clang". Throws Error(usage) naming `field`
+/// for anything else.
+[[nodiscard]] std::string compiler_choice(const std::string& text, const std::string& field);
+
 /// What the command line says about a run, field by field: an empty optional was not given.
 /// Flags override a JSON spec through this type, so a misspelt field does not compile.
 struct RunOverrides {

@@ -1,16 +1,270 @@
 #include "backends/compilers/clang.hpp"
 
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "backends/compilers/clang_locate.hpp"
+#include "backends/compilers/clang_names.hpp"
+#include "backends/compilers/clang_target.hpp"
+#include "backends/compilers/compat_headers.hpp"
+#include "backends/compilers/device_headers.hpp"
+#include "backends/kit/subprocess.hpp"
 #include "base/error.hpp"
 
 namespace gpurun::clang_cuda {
+namespace {
 
-const compilers::Availability& probe() {
-  static const compilers::Availability none{false, "clang support is not built yet", "", ""};
-  return none;
+namespace fs = std::filesystem;
+
+// The functions PTX may leave external: the CUDA runtime's device-side entry points, which the
+// driver (and gpurun's emulator, for vprintf) provide.
+const std::set<std::string> runtime_functions = {"vprintf", "malloc", "free", "__assertfail"};
+
+constexpr const char* header_folder_in_line_tables = "/gpurun-clang-headers";
+
+void write_file(const fs::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!out)
+    throw unavailable_error(
+        fmt::format("cannot compile with clang: cannot write {}", path.string()));
 }
 
-CompileResult compile(const KernelSource&, const CompileOptions&, const std::string&) {
-  throw unavailable_error(probe().reason);
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The clang layer first; the NVRTC stand-ins for what it does not replace (stdint.h, limits.h …
+// and the shared C++ headers) are plain declarations that clang compiles as well.
+void write_headers(const fs::path& folder) {
+  fs::create_directories(folder);
+  std::set<std::string> written;
+  for (const auto& h : compilers::clang_layer_headers()) {
+    write_file(folder / h.name, h.text);
+    written.insert(h.name);
+  }
+  for (const auto& h : nvrtc::compat_headers())
+    if (written.insert(h.name).second)
+      write_file(folder / h.name, h.text);
+}
+
+// A string literal for #line: the path as clang should name it in diagnostics and line tables.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  if (from.empty())
+    return;
+  for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
+    text.replace(pos, from.size(), to);
+}
+
+bool unsupported_arch(const std::string& log) {
+  return log.find("unsupported CUDA gpu architecture") != std::string::npos;
+}
+
+// External functions the PTX calls that nothing will provide: a function declared in the source
+// but defined nowhere, or a math function when libclc is missing.
+std::vector<std::string> unresolved_functions(const std::string& ptx) {
+  std::vector<std::string> out;
+  std::istringstream lines(ptx);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.starts_with(".extern .func"))
+      continue;
+    // ".extern .func  (.param .b32 func_retval0) vprintf" or ".extern .func name(": a return
+    // value's declaration comes before the name.
+    std::string_view rest = std::string_view(line).substr(13);
+    rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+    if (rest.starts_with("(")) {
+      rest.remove_prefix(std::min(rest.size(), rest.find(')') + 1));
+      rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+    }
+    const std::string name(rest.substr(0, rest.find_first_of(" \t(;")));
+    if (name.empty())
+      continue;
+    if (!runtime_functions.contains(name))
+      out.push_back(name);
+  }
+  return out;
+}
+
+std::string describe_unresolved(const std::vector<std::string>& names, const std::string& path) {
+  const auto& inst = installation();
+  std::vector<std::string> shown;
+  for (const auto& n : names) {
+    const auto demangled = demangled_function_name(n);
+    shown.push_back(demangled ? fmt::format("{} ({})", *demangled, n) : n);
+  }
+  std::string text = fmt::format("{}: error: no definition of the device function{} {}", path,
+                                 names.size() == 1 ? "" : "s", fmt::join(shown, ", "));
+  if (inst.libclc.empty())
+    text += fmt::format("; the math library comes from libclc: {}", inst.libclc_reason);
+  return text + "\n";
+}
+
+} // namespace
+
+const compilers::Availability& probe() {
+  return installation().availability;
+}
+
+std::vector<std::string> command_line(const KernelSource& source, const CompileOptions& options,
+                                      int arch, const std::string& include_dir,
+                                      const std::string& no_cuda_dir) {
+  const auto& inst = installation();
+  std::vector<std::string> args = {
+      inst.availability.location,
+      "-x",
+      "cuda",
+      "--cuda-device-only",
+      fmt::format("--cuda-gpu-arch=sm_{}", arch),
+      "--cuda-path=" + no_cuda_dir,
+      "-nocudainc",
+      "-nocudalib",
+      // The host's C and C++ headers do not compile for the GPU: only gpurun's layer is seen.
+      "-nostdinc",
+      "-O3",
+      "-Xclang",
+      "-target-feature",
+      "-Xclang",
+      fmt::format("+ptx{}", ptx_isa(arch)),
+      // Contract a*b+c into fma wherever the kernel's own code allows it (clang marks every
+      // CUDA operation contractable, as nvcc's default --fmad=true), but leave libclc's code as
+      // it was written: its argument reductions rely on products that are rounded separately,
+      // and fusing them (plain -ffp-contract=fast fuses every multiply-add in the module) costs
+      // sinf a million ulps near multiples of pi. What is not fused is emitted with .rn, which
+      // keeps ptxas (and the emulator) from fusing it later.
+      "-Xclang",
+      "-ffp-contract=fast-honor-pragmas",
+      // libclc's bitcode says nvptx64-unknown-nvidiacl, the kernel nvptx64-nvidia-cuda: the same
+      // target to the back end.
+      "-Wno-linker-warnings",
+  };
+  if (!inst.libclc.empty()) {
+    for (const char* a : {"-Xclang", "-mlink-builtin-bitcode", "-Xclang"})
+      args.emplace_back(a);
+    args.push_back(inst.libclc);
+  }
+  if (options.std_version.empty())
+    args.emplace_back("-std=c++17"); // NVRTC's default; clang's own is C++14
+  else
+    args.push_back(options.std_version.starts_with("-std=") ? options.std_version
+                                                            : "-std=" + options.std_version);
+  if (options.line_info)
+    args.emplace_back("-gline-tables-only");
+  for (const auto& d : options.defines)
+    args.push_back("-D" + d);
+  for (const auto& dir : options.include_dirs)
+    args.push_back("-I" + dir);
+  if (!source.path.empty()) {
+    const auto folder = source.path.parent_path();
+    args.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
+  }
+  // After the user's folders, as a system folder (its headers raise no warnings). Line tables
+  // name its files by a fixed folder instead of the temporary one.
+  args.push_back("-isystem");
+  args.push_back(include_dir);
+  args.push_back(
+      fmt::format("-fdebug-prefix-map={}={}", include_dir, header_folder_in_line_tables));
+  args.emplace_back("-include");
+  args.emplace_back(nvrtc::implicit_header);
+  for (const auto& extra : options.extra)
+    args.push_back(extra);
+  return args;
+}
+
+CompileResult compile(const KernelSource& source, const CompileOptions& options,
+                      const std::string& target) {
+  const auto& inst = installation();
+  if (!inst.availability.available)
+    throw unavailable_error("cannot compile CUDA source with clang: " + inst.availability.reason);
+  const auto archs = arch_candidates(target, inst.major);
+
+  std::optional<proc::TempDir> made;
+  try {
+    made.emplace("gpurun-clang-");
+  } catch (const std::exception& e) {
+    throw unavailable_error(
+        fmt::format("cannot compile with clang: no temporary folder ({})", e.what()));
+  }
+  const proc::TempDir& temp = *made;
+  const fs::path include_dir = temp.path() / "include";
+  const fs::path no_cuda_dir = temp.path() / "no-cuda";
+  write_headers(include_dir);
+  fs::create_directories(no_cuda_dir);
+
+  // The kernel is compiled from a copy whose #line names the original, so that diagnostics and
+  // line tables say where the user's file is.
+  const std::string shown_path =
+      source.path.empty() ? std::string("kernel.cu") : source.path.string();
+  const fs::path input =
+      temp.path() / (source.path.empty() ? fs::path("kernel.cu") : source.path.filename());
+  write_file(input, fmt::format("#line 1 {}\n{}\n{}", quoted(shown_path), source.text,
+                                instantiation_code(options.name_expressions)));
+  const fs::path output = temp.path() / "kernel.ptx";
+
+  CompileResult result;
+  result.compiler_version = "clang " + inst.availability.version;
+  for (const int arch : archs) {
+    auto args = command_line(source, options, arch, include_dir.string(), no_cuda_dir.string());
+    for (const auto& a : {std::string("-S"), std::string("-o"), output.string(), input.string()})
+      args.push_back(a);
+    const auto done = proc::run(args);
+    if (!done.started)
+      throw unavailable_error(fmt::format("cannot run clang: {}", done.error));
+    result.log = done.output;
+    // Paths into the temporary folder mean nothing once it is gone.
+    replace_all(result.log, include_dir.string() + "/", "<gpurun clang headers>/");
+    replace_all(result.log, temp.path().string() + "/", "");
+    if (done.exit_code != 0) {
+      if (unsupported_arch(done.output) && arch != archs.back())
+        continue; // this clang predates the table's idea of it: try the next older one
+      if (result.log.empty())
+        result.log =
+            fmt::format("clang failed ({})",
+                        done.error.empty() ? fmt::format("exit {}", done.exit_code) : done.error);
+      return result;
+    }
+    result.target = fmt::format("compute_{}", arch);
+    break;
+  }
+
+  const std::string ptx = read_file(output);
+  if (const auto missing = unresolved_functions(ptx); !missing.empty()) {
+    result.log += describe_unresolved(missing, shown_path);
+    return result;
+  }
+  if (!options.name_expressions.empty()) {
+    const auto entries = ptx_entry_names(ptx);
+    for (const auto& expression : options.name_expressions) {
+      const auto lowered = find_lowered_name(expression, entries);
+      if (!lowered) {
+        result.log += fmt::format("{}: error: no kernel entry for '{}' among {}\n", shown_path,
+                                  expression, fmt::join(entries, ", "));
+        return result;
+      }
+      result.lowered_names[expression] = *lowered;
+    }
+  }
+  const auto* bytes = reinterpret_cast<const std::byte*>(ptx.data());
+  result.binary.assign(bytes, bytes + ptx.size());
+  result.binary_format = "ptx";
+  result.ok = true;
+  return result;
 }
 
 } // namespace gpurun::clang_cuda

@@ -1,6 +1,7 @@
 #include "backends/compilers/compat_headers.hpp"
 
 #include <array>
+#include <vector>
 
 namespace gpurun::nvrtc {
 namespace {
@@ -247,6 +248,20 @@ using ::abs;
 }
 )";
 
+// memcpy and memset are NVRTC builtins; the headers only bring their std:: names.
+constexpr const char* string_h = R"(#pragma once
+#include <stddef.h>
+)";
+
+constexpr const char* cstring = R"(#pragma once
+#include <string.h>
+namespace std {
+using ::size_t;
+using ::memcpy;
+using ::memset;
+}
+)";
+
 constexpr const char* cuda_runtime_h = R"(#pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -284,6 +299,8 @@ constexpr std::array headers{
     CompatHeader{"cfloat", float_h},
     CompatHeader{"stdlib.h", stdlib_h},
     CompatHeader{"cstdlib", cstdlib},
+    CompatHeader{"string.h", string_h},
+    CompatHeader{"cstring", cstring},
     CompatHeader{"cuda_runtime.h", cuda_runtime_h},
     CompatHeader{"cuda.h", cuda_h},
 };
@@ -291,7 +308,13 @@ constexpr std::array headers{
 } // namespace
 
 std::span<const CompatHeader> compat_headers() {
-  return headers;
+  static const std::vector<CompatHeader> all = [] {
+    std::vector<CompatHeader> v(headers.begin(), headers.end());
+    for (const auto& h : compilers::std_headers())
+      v.push_back(h);
+    return v;
+  }();
+  return all;
 }
 
 } // namespace gpurun::nvrtc

@@ -3,15 +3,16 @@
 // but NVRTC cannot open (it has no host standard library). They are handed to NVRTC in memory.
 #include <span>
 
+#include "backends/compilers/device_headers.hpp"
+
 namespace gpurun::nvrtc {
 
-struct CompatHeader {
-  const char* name; ///< as written in #include <…>
-  const char* text;
-};
+using CompatHeader = compilers::HeaderFile;
 
 /// Every compatibility header: cstdio stdio.h cstdint stdint.h cstddef stddef.h cmath math.h
-/// cassert assert.h climits limits.h cfloat float.h cstdlib stdlib.h cuda_runtime.h cuda.h.
+/// cassert assert.h climits limits.h cfloat float.h cstdlib stdlib.h cstring string.h
+/// cuda_runtime.h cuda.h, and the C++ headers shared with clang (compilers::std_headers():
+/// type_traits limits utility algorithm).
 [[nodiscard]] std::span<const CompatHeader> compat_headers();
 
 /// Pre-included into every program, as nvcc implicitly includes cuda_runtime.h: fixed-width

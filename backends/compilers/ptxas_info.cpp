@@ -12,11 +12,14 @@ namespace {
 long long number_before(const std::string& text, const std::string& unit) {
   const std::regex pattern("(\\d+) " + unit);
   std::smatch m;
-  if (!std::regex_search(text, m, pattern)) return -1;
+  if (!std::regex_search(text, m, pattern))
+    return -1;
   return std::atoll(m[1].str().c_str());
 }
 
-std::size_t size_or_zero(long long v) { return v < 0 ? 0 : static_cast<std::size_t>(v); }
+std::size_t size_or_zero(long long v) {
+  return v < 0 ? 0 : static_cast<std::size_t>(v);
+}
 
 } // namespace
 
@@ -30,7 +33,8 @@ std::vector<PtxasKernelInfo> parse_ptxas_info(std::string_view log) {
   std::size_t pos = 0;
   while (pos < log.size()) {
     std::size_t end = log.find('\n', pos);
-    if (end == std::string_view::npos) end = log.size();
+    if (end == std::string_view::npos)
+      end = log.size();
     const std::string line(log.substr(pos, end - pos));
     pos = end + 1;
     std::smatch m;
@@ -39,12 +43,14 @@ std::vector<PtxasKernelInfo> parse_ptxas_info(std::string_view log) {
       in_entry_block = false;
       continue;
     }
-    if (kernels.empty()) continue;
+    if (kernels.empty())
+      continue;
     PtxasKernelInfo& current = kernels.back();
     if (std::regex_search(line, m, properties)) {
       in_entry_block = m[1].str() == current.name;
     } else if (line.find("stack frame") != std::string::npos) {
-      if (!in_entry_block) continue;
+      if (!in_entry_block)
+        continue;
       current.stack_frame_bytes = size_or_zero(number_before(line, "bytes stack frame"));
       current.spill_store_bytes = size_or_zero(number_before(line, "bytes spill stores"));
       current.spill_load_bytes = size_or_zero(number_before(line, "bytes spill loads"));

@@ -9,11 +9,11 @@
 namespace gpurun {
 
 struct PtxasKernelInfo {
-  std::string name;    ///< the (lowered) entry name
-  std::string arch;    ///< "sm_90"
+  std::string name; ///< the (lowered) entry name
+  std::string arch; ///< "sm_90"
   int registers = -1;
   int barriers = 0;
-  std::size_t shared_bytes = 0;   ///< static shared memory (smem)
+  std::size_t shared_bytes = 0; ///< static shared memory (smem)
   std::size_t stack_frame_bytes = 0;
   std::size_t spill_store_bytes = 0;
   std::size_t spill_load_bytes = 0;

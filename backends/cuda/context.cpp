@@ -159,8 +159,14 @@ CompileResult CudaContext::compile(const KernelSource& source, const CompileOpti
   }
   if (source.language != Language::cuda)
     throw usage_error("the cuda backend compiles CUDA (.cu) and PTX (.ptx) sources only");
-  return compilers::compile_cuda(source, options,
-                                 options.arch.empty() ? default_target() : options.arch);
+  std::string target = options.arch;
+  // clang produces PTX only: for the device's own architecture, which the driver compiles.
+  if (target.empty())
+    target =
+        compilers::choose(options).name == "clang"
+            ? fmt::format("compute_{}{}", m_properties.compute_major, m_properties.compute_minor)
+            : default_target();
+  return compilers::compile_cuda(source, options, target);
 }
 
 std::unique_ptr<Module> CudaContext::load(const CompileResult& compiled) {

@@ -571,12 +571,30 @@ void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
     } else if ((op == "bar" || op == "barrier") &&
                std::find(in.modifiers.begin(), in.modifiers.end(), "warp") == in.modifiers.end()) {
       bool arrive = mods.take("arrive");
-      if (!arrive && !mods.take("sync"))
+      // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c: a bar.sync
+      // that also reduces c over the threads that arrive.
+      bool red = !arrive && mods.take("red");
+      if (!arrive && !red && !mods.take("sync"))
         throw_unsupported(in);
       (void)mods.take("aligned");
       (void)mods.take("cta");
       out.control = arrive ? Control::bar_arrive : Control::bar_sync;
-      const auto& ops = in.operands;
+      auto ops = in.operands;
+      if (red) {
+        const auto kind = mods.take_any({"popc", "and", "or"});
+        const auto types = mods.take_types();
+        const Type want = kind == "popc" ? Type::u32 : Type::pred;
+        if (kind.empty() || types.size() != 1 || types[0] != want || ops.size() < 3 ||
+            ops.size() > 4)
+          throw_unsupported(in);
+        out.aux = kind == "popc" ? kBarRedPopc : kind == "and" ? kBarRedAnd : kBarRedOr;
+        out.d = kind == "popc" ? od.dst(ops.front()) : od.pred_dst(ops.front());
+        bool neg = false;
+        out.c = od.pred_src(ops.back(), &neg);
+        if (neg)
+          out.flags |= kNegC;
+        ops = std::vector<ptx::Operand>(ops.begin() + 1, ops.end() - 1);
+      }
       if (ops.size() > 2 || (arrive && ops.size() != 2))
         throw_unsupported(in, "operand count");
       if (!ops.empty())

@@ -82,6 +82,7 @@ void Interpreter::start_block(Dim3 index) {
   m_block.live_threads = static_cast<int>(threads);
   std::fill(std::begin(m_block.arrived), std::end(m_block.arrived), 0);
   std::fill(std::begin(m_block.expected), std::end(m_block.expected), 0);
+  std::fill(std::begin(m_block.predicates_true), std::end(m_block.predicates_true), 0);
   // Shared memory starts zeroed on every block so results never depend on a previous block.
   std::fill(m_shared.begin(), m_shared.end(), std::byte{0});
   for (Warp& w : m_block.warps) {
@@ -176,6 +177,7 @@ void Interpreter::start_block(Dim3 index) {
     w.live = count >= 32 ? kFullMask : (1u << count) - 1;
     w.blocked = 0;
     w.parked = 0;
+    std::fill(std::begin(w.reduction_of), std::end(w.reduction_of), nullptr);
     w.existed = w.live;
     w.carry = 0;
     w.cached = nullptr;

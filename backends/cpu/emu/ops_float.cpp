@@ -254,7 +254,9 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
     throw_unsupported(in);
   bool f64 = t == Type::f64;
 
-  // f64 ignores .ftz (PTX never flushes doubles), which also halves the instantiations.
+  // f64 ignores .ftz (PTX never flushes doubles), which also halves the instantiations; only
+  // rcp.approx.ftz.f64, which exists in no other form, needs to know it was given.
+  const bool ftz_given = ftz;
   if (f64)
     ftz = false;
   auto modal2 = [&]<template <class, nm::FpMode> class Op>() -> Handler {
@@ -296,7 +298,7 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
       if (sat)
         throw_unsupported(in);
       if (f64) {
-        if (!ftz)
+        if (!ftz_given)
           throw_unsupported(in);
         out.fn = &unary_op<double, double, RcpApproxF64>;
       } else {

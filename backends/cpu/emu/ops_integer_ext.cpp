@@ -1,6 +1,8 @@
-// Extended-precision and packed-byte integer instructions: add.cc/addc/sub.cc/subc (the carry
-// flag CC.CF is a per-lane bit of the warp state), mul24/mad24, dp4a/dp2a, fns.
+// Extended-precision and packed-byte integer instructions: add.cc/addc/sub.cc/subc and
+// mad.cc/madc (the carry flag CC.CF is a per-lane bit of the warp state), mul24/mad24, dp4a/dp2a,
+// fns.
 #include <algorithm>
+#include <type_traits>
 
 #include "backends/cpu/emu/decoder.hpp"
 #include "backends/cpu/emu/handlers.hpp"
@@ -28,6 +30,44 @@ void carry_op(Warp& w, const Inst& in, std::uint32_t mask) {
   });
   if constexpr (CarryOut)
     w.carry = (carry & ~mask) | (out & mask);
+}
+
+// mad{c}.{lo,hi}{.cc}: one half of the full product a*b, plus c and the carry in.
+template <class T, bool Signed, bool Hi> T product_half(T a, T b) {
+  using Wide = std::conditional_t<sizeof(T) == 4, std::uint64_t, unsigned __int128>;
+  using SWide = std::conditional_t<sizeof(T) == 4, std::int64_t, __int128>;
+  using S = std::make_signed_t<T>;
+  const Wide p = Signed ? static_cast<Wide>(static_cast<SWide>(static_cast<S>(a)) *
+                                            static_cast<SWide>(static_cast<S>(b)))
+                        : static_cast<Wide>(a) * static_cast<Wide>(b);
+  return static_cast<T>(Hi ? p >> (8 * sizeof(T)) : p);
+}
+
+template <class T, bool Signed, bool Hi, bool CarryIn, bool CarryOut>
+void mad_carry(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t *a = w.reg(in.a), *b = w.reg(in.b), *c = w.reg(in.c);
+  std::uint64_t* d = w.reg(in.d);
+  const std::uint32_t carry = w.carry;
+  std::uint32_t out = 0;
+  each_lane(mask, [&](int l) {
+    const bool cin = CarryIn && (carry >> l & 1);
+    const T p = product_half<T, Signed, Hi>(get<T>(a[l]), get<T>(b[l]));
+    const auto r = nm::add_cc(p, get<T>(c[l]), cin);
+    d[l] = put<T>(r.value);
+    out |= static_cast<std::uint32_t>(r.carry) << l;
+  });
+  if constexpr (CarryOut)
+    w.carry = (carry & ~mask) | (out & mask);
+}
+
+template <class T, bool Signed> Handler mad_carry_handler(bool hi, bool cin, bool cout) {
+  if (hi)
+    return cin ? (cout ? &mad_carry<T, Signed, true, true, true>
+                       : &mad_carry<T, Signed, true, true, false>)
+               : &mad_carry<T, Signed, true, false, true>;
+  return cin ? (cout ? &mad_carry<T, Signed, false, true, true>
+                     : &mad_carry<T, Signed, false, true, false>)
+             : &mad_carry<T, Signed, false, false, true>;
 }
 
 template <class T, bool Hi> struct Mul24 {
@@ -100,6 +140,37 @@ bool has(const ptx::Instruction& in, std::string_view mod) {
 bool select_integer_ext(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   const std::string& op = in.opcode;
   const auto& ops = in.operands;
+  if (op == "madc" || (op == "mad" && has(in, "cc"))) {
+    const bool cin = op == "madc";
+    const auto half = m.take_any({"lo", "hi"});
+    const bool cout = m.take("cc");
+    const auto types = m.take_types();
+    if (half.empty() || types.size() != 1 || ops.size() != 4)
+      throw_unsupported(in);
+    const Type t = types[0];
+    out.d = od.dst(ops[0]);
+    out.a = od.src(ops[1], t);
+    out.b = od.src(ops[2], t);
+    out.c = od.src(ops[3], t);
+    const bool hi = half == "hi";
+    switch (t) {
+    case Type::u32:
+      out.fn = mad_carry_handler<std::uint32_t, false>(hi, cin, cout);
+      break;
+    case Type::s32:
+      out.fn = mad_carry_handler<std::uint32_t, true>(hi, cin, cout);
+      break;
+    case Type::u64:
+      out.fn = mad_carry_handler<std::uint64_t, false>(hi, cin, cout);
+      break;
+    case Type::s64:
+      out.fn = mad_carry_handler<std::uint64_t, true>(hi, cin, cout);
+      break;
+    default:
+      throw_unsupported(in);
+    }
+    return true;
+  }
   bool carry_family =
       op == "addc" || op == "subc" || ((op == "add" || op == "sub") && has(in, "cc"));
   if (carry_family) {

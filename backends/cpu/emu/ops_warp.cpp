@@ -1,6 +1,6 @@
-// Warp-level instructions: shfl.sync, vote.sync, redux.sync, bar.warp.sync (the interpreter makes
-// their lanes wait for the member mask), activemask, and fences, which are no-ops when one host
-// thread runs a whole block.
+// Warp-level instructions: shfl.sync, vote.sync, redux.sync, match.sync, bar.warp.sync (the
+// interpreter makes their lanes wait for the member mask), activemask, and fences, which are no-ops
+// when one host thread runs a whole block.
 #include <bit>
 
 #include "backends/cpu/emu/decoder.hpp"
@@ -97,6 +97,36 @@ template <ReduxOp Op, class T> void redux(Warp& w, const Inst& in, std::uint32_t
   each_lane(mask, [&](int l) { d[l] = static_cast<std::uint32_t>(acc); });
 }
 
+// match.any: the member lanes holding the same value as this lane; match.all: all member lanes
+// when they all hold one value (and the predicate true), else 0 (and false).
+template <bool All, class T> void match(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t* a = w.reg(in.a);
+  std::uint32_t active =
+      w.sync_active & static_cast<std::uint32_t>(w.reg(in.e)[std::countr_zero(mask)]);
+  if (!active)
+    active = mask;
+  std::uint64_t* d = w.reg(in.d);
+  if constexpr (All) {
+    const T first = static_cast<T>(a[std::countr_zero(active)]);
+    bool same = true;
+    for (std::uint32_t g = active; g; g &= g - 1)
+      same = same && static_cast<T>(a[std::countr_zero(g)]) == first;
+    each_lane(mask, [&](int l) { d[l] = same ? active : 0; });
+    if (in.d2 != kNoReg)
+      w.preds[in.d2] = (w.preds[in.d2] & ~mask) | (same ? mask : 0);
+  } else {
+    each_lane(mask, [&](int l) {
+      std::uint32_t equal = 0;
+      for (std::uint32_t g = active; g; g &= g - 1) {
+        const int k = std::countr_zero(g);
+        if (static_cast<T>(a[k]) == static_cast<T>(a[l]))
+          equal |= 1u << k;
+      }
+      d[l] = equal;
+    });
+  }
+}
+
 void activemask(Warp& w, const Inst& in, std::uint32_t mask) {
   std::uint64_t* d = w.reg(in.d);
   each_lane(mask, [&](int l) { d[l] = mask; });
@@ -190,6 +220,31 @@ bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, I
       out.d = od.pred_dst(ops[0]);
       out.fn = mode == "all" ? &vote<0> : mode == "any" ? &vote<1> : &vote<2>;
     }
+    return true;
+  }
+  if (op == "match") {
+    if (!m.take("sync"))
+      throw_unsupported(in);
+    auto kind = m.take_any({"any", "all"});
+    auto types = m.take_types();
+    if (kind.empty() || types.size() != 1 || ops.size() != 3 ||
+        (types[0] != Type::b32 && types[0] != Type::b64))
+      throw_unsupported(in);
+    if (ops[0].kind == ptx::Operand::Kind::pred_pair) {
+      if (kind != "all")
+        throw_unsupported(in);
+      out.d = od.dst(ops[0].elements.at(0));
+      out.d2 = od.pred_dst(ops[0].elements.at(1));
+    } else {
+      out.d = od.dst(ops[0]);
+    }
+    out.a = od.src(ops[1], types[0]);
+    out.e = od.src(ops[2], Type::b32);
+    out.control = Control::warp_sync;
+    out.sync_kind = 5;
+    const bool wide = types[0] == Type::b64;
+    out.fn = kind == "all" ? (wide ? &match<true, std::uint64_t> : &match<true, std::uint32_t>)
+                           : (wide ? &match<false, std::uint64_t> : &match<false, std::uint32_t>);
     return true;
   }
   if (op == "redux") {

@@ -67,6 +67,11 @@ inline constexpr std::uint8_t kNegA = 2;          ///< predicate source a is `!%
 inline constexpr std::uint8_t kNegB = 4;
 inline constexpr std::uint8_t kNegC = 8;
 
+/// Inst::aux of a bar.red: which reduction of its predicate the barrier hands back.
+inline constexpr std::uint32_t kBarRedPopc = 1;
+inline constexpr std::uint32_t kBarRedAnd = 2;
+inline constexpr std::uint32_t kBarRedOr = 3;
+
 /// Memory state space of a decoded access.
 enum class Space : std::uint8_t {
   global,

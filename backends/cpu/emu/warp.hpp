@@ -70,6 +70,7 @@ struct Warp {
   std::uint32_t frame_base[kWarpSize] = {};
   std::uint32_t sync_mask[kWarpSize] = {}; ///< member mask of a parked lane
   std::uint8_t barrier_of[kWarpSize] = {}; ///< barrier a blocked lane waits at
+  const Inst* reduction_of[kWarpSize] = {}; ///< the bar.red a blocked lane waits at (else null)
   std::vector<CallFrame> stacks[kWarpSize];
   std::vector<std::uint64_t> saves[kWarpSize]; ///< registers saved across recursive calls
   const Allocation* cached = nullptr; ///< last global allocation hit (most accesses repeat it)
@@ -93,6 +94,7 @@ struct Block {
   /// live threads).
   int arrived[16] = {};
   int expected[16] = {};
+  int predicates_true[16] = {}; ///< bar.red: arrived threads whose predicate was true
   std::uint64_t warp_instructions = 0;
   std::uint64_t lane_instructions = 0;
 

@@ -1,7 +1,7 @@
-// Block barriers (bar.sync / bar.arrive on the 16 named barriers, with optional thread counts)
-// and the `.sync` warp collectives (shfl, vote, redux, bar.warp.sync), whose lanes wait until
-// every lane of their member mask has arrived — also when the lanes reach the collective at
-// different PCs, which the lowest-PC scheduling alone does not guarantee.
+// Block barriers (bar.sync / bar.arrive / bar.red on the 16 named barriers, with optional thread
+// counts) and the `.sync` warp collectives (shfl, vote, redux, match, bar.warp.sync), whose lanes
+// wait until every lane of their member mask has arrived — also when the lanes reach the
+// collective at different PCs, which the lowest-PC scheduling alone does not guarantee.
 #include <bit>
 
 #include <fmt/format.h>
@@ -28,6 +28,8 @@ const char* kind_name(std::uint8_t kind) {
     return "vote.sync";
   case 3:
     return "redux.sync";
+  case 5:
+    return "match.sync";
   default:
     return "bar.warp.sync";
   }
@@ -58,10 +60,19 @@ void Interpreter::barrier(Warp& w, const Inst& in, std::uint32_t exec) {
                               id, count, m_block.expected[id]),
                   lane};
     m_block.arrived[id] += std::popcount(exec);
+    if (in.aux != 0) {
+      std::uint32_t p = w.preds[in.c];
+      if (in.flags & kNegC)
+        p = ~p;
+      m_block.predicates_true[id] += std::popcount(p & exec);
+    }
     if (in.control == Control::bar_sync) {
       w.blocked |= exec;
-      for (std::uint32_t g = exec; g; g &= g - 1)
-        w.barrier_of[std::countr_zero(g)] = static_cast<std::uint8_t>(id);
+      for (std::uint32_t g = exec; g; g &= g - 1) {
+        const int l = std::countr_zero(g);
+        w.barrier_of[l] = static_cast<std::uint8_t>(id);
+        w.reduction_of[l] = in.aux != 0 ? &in : nullptr;
+      }
     }
   }
   w.group = 0;
@@ -77,14 +88,27 @@ void Interpreter::release_barrier_if_complete() {
     int need = m_block.expected[id] ? m_block.expected[id] : m_block.live_threads;
     if (arrived < need)
       continue;
+    const int true_count = m_block.predicates_true[id];
     m_block.arrived[id] = 0;
     m_block.expected[id] = 0;
+    m_block.predicates_true[id] = 0;
     for (Warp& w : m_block.warps) {
       std::uint32_t release = 0;
       for (std::uint32_t b = w.blocked; b; b &= b - 1) {
         int l = std::countr_zero(b);
-        if (w.barrier_of[l] == id)
-          release |= 1u << l;
+        if (w.barrier_of[l] != id)
+          continue;
+        release |= 1u << l;
+        // A bar.red hands every thread that waited the reduction over all that arrived.
+        if (const Inst* r = w.reduction_of[l]) {
+          if (r->aux == kBarRedPopc) {
+            w.reg(r->d)[l] = static_cast<std::uint32_t>(true_count);
+          } else {
+            const bool bit = r->aux == kBarRedAnd ? true_count == arrived : true_count > 0;
+            w.preds[r->d] = (w.preds[r->d] & ~(1u << l)) | (static_cast<std::uint32_t>(bit) << l);
+          }
+          w.reduction_of[l] = nullptr;
+        }
       }
       w.blocked &= ~release;
     }

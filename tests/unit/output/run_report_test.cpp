@@ -154,6 +154,18 @@ TEST(Report, ChecksTimingsAndStats) {
             "status: check_failed\n");
 }
 
+TEST(Report, TimingLineNamesTheCompiler) {
+  RunOutcome o = seed_outcome();
+  o.compiler = "clang 14.0.6";
+  const auto text = render_results(o, "none");
+  EXPECT_NE(text.find("compile 12.3 ms (cache hit, clang 14.0.6) · "), std::string::npos) << text;
+  o.timings.cache_hit = false;
+  EXPECT_NE(render_results(o, "none").find("compile 12.3 ms (clang 14.0.6) · "), std::string::npos);
+  EXPECT_EQ(to_json(o)["compiler"], "clang 14.0.6");
+  o.compiler.clear();
+  EXPECT_TRUE(to_json(o)["compiler"].is_null());
+}
+
 TEST(Report, Json) {
   RunOutcome o = seed_outcome();
   o.buffers.push_back({"x", true, make(DType::f32, {0.1, NAN, INFINITY, -INFINITY}),

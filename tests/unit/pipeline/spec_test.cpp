@@ -74,7 +74,8 @@ TEST(Spec, AllKeys) {
     "source": "k.cu",
     "kernel": "saxpy<float>",
     "compile": {"defines": ["N=4", "DEBUG"], "include_dirs": ["inc", "/abs/inc"],
-                "std": "c++17", "arch": "sm_90", "options": ["-use_fast_math"]},
+                "std": "c++17", "arch": "sm_90", "options": ["-use_fast_math"],
+                "compiler": "clang"},
     "grid": "2,3",
     "block": 128,
     "shared_bytes": "1<<10",
@@ -103,6 +104,7 @@ TEST(Spec, AllKeys) {
   EXPECT_EQ(r.compile.std_version, "c++17");
   EXPECT_EQ(r.compile.arch, "sm_90");
   EXPECT_EQ(r.compile.extra, std::vector<std::string>{"-use_fast_math"});
+  EXPECT_EQ(r.compile.compiler, "clang");
   EXPECT_EQ(r.grid, (Dim3{2, 3, 1}));
   EXPECT_EQ(r.block, (Dim3{128, 1, 1}));
   EXPECT_EQ(r.shared_bytes, 1024u);
@@ -189,6 +191,27 @@ TEST(Spec, MissingFileIsAUsageError) {
   }
 }
 
+TEST(Spec, CompilerChoice) {
+  EXPECT_EQ(read_spec(write_spec(R"json({"compile": {"compiler": "auto"}})json")).compile.compiler,
+            "");
+  EXPECT_EQ(read_spec(write_spec(R"json({"compile": {"compiler": "nvrtc"}})json")).compile.compiler,
+            "nvrtc");
+  EXPECT_EQ(compiler_choice("clang", "--compiler"), "clang");
+  EXPECT_EQ(compiler_choice("auto", "--compiler"), "");
+  try {
+    (void)compiler_choice("nvcc", "--compiler");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_EQ(std::string(e.what()), "--compiler 'nvcc': expected auto, nvrtc or clang");
+  }
+  EXPECT_NE(spec_error(R"json({"compile": {"compiler": "gcc"}})json")
+                .find("compile.compiler 'gcc': expected auto, nvrtc or clang"),
+            std::string::npos);
+  EXPECT_EQ(spec_error(R"json({"compile": {"compiler": 1}})json"),
+            "'compile.compiler' must be a string, not an integer");
+}
+
 TEST(Spec, FlagsOverrideTheFile) {
   RunRequest file = read_spec(write_spec(R"json({
     "source": "k.cu", "kernel": "a", "grid": [2], "block": [32], "args": ["1", "2"],
@@ -200,6 +223,7 @@ TEST(Spec, FlagsOverrideTheFile) {
   flags.args = std::vector<std::string>{"3"};
   flags.more_defines = {"B"};
   flags.arch = "sm_90";
+  flags.compiler = "clang";
   flags.rtol = 0.5;
   flags.base_dir = "/work/cwd";
   apply_overrides(file, flags);
@@ -209,6 +233,7 @@ TEST(Spec, FlagsOverrideTheFile) {
   EXPECT_EQ(file.args, std::vector<std::string>{"3"});
   EXPECT_EQ(file.compile.defines, (std::vector<std::string>{"A", "B"}));
   EXPECT_EQ(file.compile.arch, "sm_90");
+  EXPECT_EQ(file.compile.compiler, "clang");
   EXPECT_DOUBLE_EQ(file.rtol, 0.5);
   EXPECT_EQ(file.print, "all");
   EXPECT_EQ(file.source, spec_dir / "k.cu");

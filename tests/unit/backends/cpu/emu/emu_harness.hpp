@@ -1,6 +1,8 @@
 #pragma once
-// Runs PTX (hand-written or from NVRTC) on the CPU backend for the emulator tests.
+// Runs PTX (hand-written, or compiled by NVRTC or clang) on the CPU backend for the emulator and
+// compiler tests.
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,15 +16,16 @@ namespace gpurun::test {
 class EmuHarness {
 public:
   explicit EmuHarness(const std::string& source, Language language = Language::ptx,
-                      ContextOptions options = {}) {
+                      ContextOptions options = {}, const CompileOptions& compile = {}) {
     m_backend = make_cpu_backend();
     m_context = m_backend->devices().at(0)->create_context(options);
     KernelSource src{source, language == Language::ptx ? "test.ptx" : "test.cu", language};
-    CompileResult compiled = m_context->compile(src, CompileOptions{});
+    CompileResult compiled = m_context->compile(src, compile);
     if (!compiled.ok)
       throw std::runtime_error("compile failed: " + compiled.log);
     m_ptx.assign(reinterpret_cast<const char*>(compiled.binary.data()), compiled.binary.size());
     m_module = m_context->load(compiled);
+    m_lowered_names = compiled.lowered_names;
   }
 
   template <class T> Buffer& buffer(const std::vector<T>& init, const std::string& name = {}) {
@@ -58,6 +61,11 @@ public:
   Context& context() { return *m_context; }
   Module& module() { return *m_module; }
   const std::string& ptx() const { return m_ptx; }
+  /// The mangled name the compiler reported for a name expression (the expression when none).
+  std::string lowered(const std::string& expression) const {
+    auto it = m_lowered_names.find(expression);
+    return it == m_lowered_names.end() ? expression : it->second;
+  }
 
 private:
   static void add(ArgPack& pack, const Buffer& b) { pack.add_buffer(b); }
@@ -73,6 +81,7 @@ private:
   std::unique_ptr<Module> m_module;
   std::vector<std::unique_ptr<Buffer>> m_buffers;
   std::string m_ptx;
+  std::map<std::string, std::string> m_lowered_names;
 };
 
 } // namespace gpurun::test

@@ -39,6 +39,30 @@ TEST(ExtendedOps, CarryChains) {
   EXPECT_EQ(o.rd, 11u);
 }
 
+TEST(ExtendedOps, MadWithCarryChains) {
+  // A 64-bit product from 32-bit halves, as libdevice's argument reduction computes it:
+  // 0xffffffff * 0xffffffff + 0xffffffff = 0xffffffff'00000000.
+  const char* lo = "mad.lo.cc.u32 %r5, %r1, %r2, %r3;\n madc.hi.u32 %r4, %r1, %r2, 0;";
+  EXPECT_EQ(r32(lo, 0xffffffffu, 0xffffffffu, 0xffffffffu), 0xffffffffu);
+  EXPECT_EQ(r32("mad.lo.cc.u32 %r4, %r1, %r2, %r3;", 0x10000u, 0x10000u, 5), 5u);
+  // The carry of mad.lo.cc reaches madc: 3 * 0x80000000 + 0x80000000 = 0x2'00000000.
+  EXPECT_EQ(r32("mad.lo.cc.u32 %r5, %r1, %r2, %r3;\n madc.hi.cc.u32 %r4, %r1, %r2, 0;", 3,
+                0x80000000u, 0x80000000u),
+            2u);
+  // madc.lo without .cc keeps the flag for the next addc.
+  EXPECT_EQ(r32("add.cc.u32 %r5, %r1, %r1;\n madc.lo.u32 %r6, %r2, %r2, 0;\n"
+                " addc.u32 %r4, %r3, 0;",
+                0x80000000u, 3, 10),
+            11u);
+  // Signed high half: -2 * 3 = -6, high word all ones.
+  EXPECT_EQ(r32("mad.hi.cc.s32 %r4, %r1, %r2, 0;", 0xfffffffeu, 3), 0xffffffffu);
+  // (2^64-1)^2 >> 64 = 2^64-2, plus 1: no carry out.
+  auto o = run_snippet("mad.hi.cc.u64 %rd4, %rd1, %rd2, 1;\n addc.u32 %r4, 0, 0;",
+                       {0, 0, 0, ~0ull, ~0ull});
+  EXPECT_EQ(o.rd, ~0ull);
+  EXPECT_EQ(o.r, 0u);
+}
+
 TEST(ExtendedOps, Mul24AndMad24) {
   // Only the low 24 bits of each operand count.
   EXPECT_EQ(r32("mul24.lo.u32 %r4, %r1, %r2;", 0x01000003u, 5), 15u);

@@ -103,6 +103,84 @@ TEST(WarpOps, VoteUniAndBallotOfNegatedPredicate) {
   EXPECT_EQ(u[32], 0u);
 }
 
+TEST(WarpOps, MatchAnyGroupsLanesByValue) {
+  // Lanes hold t / 8 (32-bit) or t % 3 widened to 64 bits with a high word.
+  auto v = per_thread(R"(
+  shr.u32 %r2, %r1, 3;
+  match.any.sync.b32 %r9, %r2, -1;
+)");
+  for (std::uint32_t t = 0; t < 64; ++t)
+    EXPECT_EQ(v[t], 0xffu << (t % 32 / 8 * 8)) << t;
+  auto w = per_thread(R"(
+  rem.u32 %r2, %r1, 3;
+  cvt.u64.u32 %rd2, %r2;
+  or.b64 %rd2, %rd2, 4294967296;
+  match.any.sync.b64 %r9, %rd2, -1;
+)");
+  for (std::uint32_t t = 0; t < 64; ++t) {
+    std::uint32_t expected = 0;
+    for (std::uint32_t k = 0; k < 32; ++k)
+      if ((t / 32 * 32 + k) % 3 == t % 3)
+        expected |= 1u << k;
+    EXPECT_EQ(w[t], expected) << t;
+  }
+}
+
+TEST(WarpOps, MatchAllOverTheMemberMask) {
+  // Warp 0 holds one value in every lane, warp 1 does not; only the low 16 lanes are members.
+  auto v = per_thread(R"(
+  shr.u32 %r2, %r1, 5;
+  setp.eq.u32 %p3, %r2, 1;
+  @%p3 mov.u32 %r2, %r1;
+  setp.lt.u32 %p2, %r1, 48;
+  and.b32 %r5, %r1, 31;
+  setp.lt.u32 %p1, %r5, 16;
+  @!%p1 bra SKIP;
+  match.all.sync.b32 %r3|%p2, %r2, 65535;
+  selp.u32 %r4, 1, 0, %p2;
+  shl.b32 %r4, %r4, 31;
+  or.b32 %r9, %r3, %r4;
+SKIP:
+)");
+  for (std::uint32_t t = 0; t < 16; ++t)
+    EXPECT_EQ(v[t], 0x8000ffffu) << t;
+  for (std::uint32_t t = 32; t < 48; ++t)
+    EXPECT_EQ(v[t], 0u) << t;
+  EXPECT_EQ(v[20], 0u);
+}
+
+TEST(WarpOps, BarRedReducesAPredicateOverTheBlock) {
+  // 64 threads, 2 warps: 13 of them (t % 5 == 0) have the predicate set.
+  auto popc = per_thread(R"(
+  rem.u32 %r2, %r1, 5;
+  setp.eq.u32 %p1, %r2, 0;
+  bar.red.popc.u32 %r9, 0, %p1;
+)");
+  auto neg = per_thread(R"(
+  rem.u32 %r2, %r1, 5;
+  setp.eq.u32 %p1, %r2, 0;
+  bar.red.popc.u32 %r9, 1, !%p1;
+)");
+  auto logic = per_thread(R"(
+  setp.lt.u32 %p1, %r1, 64;
+  bar.red.and.pred %p2, 0, %p1;
+  setp.eq.u32 %p1, %r1, 63;
+  bar.red.or.pred %p3, 0, %p1;
+  setp.gt.u32 %p1, %r1, 63;
+  bar.red.or.pred %p1, 0, 64, %p1;
+  selp.u32 %r3, 1, 0, %p2;
+  selp.u32 %r4, 2, 0, %p3;
+  selp.u32 %r5, 4, 0, %p1;
+  or.b32 %r9, %r3, %r4;
+  or.b32 %r9, %r9, %r5;
+)");
+  for (std::uint32_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(popc[t], 13u) << t;
+    EXPECT_EQ(neg[t], 51u) << t;
+    EXPECT_EQ(logic[t], 3u) << t;
+  }
+}
+
 // A second read after some work is strictly later (a clock stuck at any value fails).
 TEST(WarpOps, ClockAdvances) {
   auto c = per_thread(R"(
