@@ -173,7 +173,11 @@ TEST(RunE2E, DevicesListsTheCpuBackend) {
   EXPECT_EQ(run_gpurun("devices --check cpu").exit_code, 0);
 }
 
-TEST(RunE2E, CompileResourcesWorksWithoutAGpu) {
+TEST(CompileNvrtcE2E, ResourcesFromPtxasWithoutAGpu) {
+  const auto devices = nlohmann::json::parse(run_gpurun("devices --json").out);
+  const auto& nvrtc = devices.at("compilers").at("nvrtc");
+  if (!nvrtc.at("available").get<bool>())
+    GTEST_SKIP() << "NVRTC unavailable: " << nvrtc.value("reason", std::string());
   auto r = run_gpurun("compile kernels/examples/reduce_sum.cu --backend cpu --resources");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The table's row for the kernel: registers, then 1 barrier (__syncthreads).
