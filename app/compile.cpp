@@ -6,9 +6,11 @@
 #include "app/command.hpp"
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/compilers/ptxas_info.hpp"
+#include "backends/kit/cuda_arch.hpp"
 #include "backends/registry.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "output/printer.hpp"
 #include "pipeline/language.hpp"
 #include "pipeline/spec.hpp"
 #include "pipeline/target.hpp"
@@ -29,14 +31,8 @@ struct CompileCommandOptions {
   std::string compiler;
   bool ptx = false;
   bool resources = false;
+  bool json = false;
 };
-
-/// "sm_90" → "compute_90" (PTX for the same architecture).
-std::string virtual_arch(const std::string& arch) {
-  if (arch.rfind("sm_", 0) == 0)
-    return "compute_" + arch.substr(3);
-  return arch;
-}
 
 bool is_cuda_source(const KernelSource& source) {
   return source.language == Language::cuda || source.language == Language::hip;
@@ -45,35 +41,27 @@ bool is_cuda_source(const KernelSource& source) {
 /// Registers, shared, stack and spills per kernel. For CUDA sources compiled by NVRTC ptxas's
 /// own report is used (a cubin for the target, no GPU needed); otherwise the loaded module's
 /// attributes.
-void print_resources(const KernelSource& source, CompileOptions options, const Target& target,
-                     Context& context, const CompileResult& compiled) {
+ResourceReport find_resources(const KernelSource& source, CompileOptions options,
+                              const Target& target, Context& context,
+                              const CompileResult& compiled) {
+  ResourceReport report;
   if (is_cuda_source(source) && compilers::choose(options).name == "nvrtc") {
-    std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch : std::string("sm_90");
-    if (options.arch.rfind("compute_", 0) == 0)
-      arch = "sm_" + options.arch.substr(8);
+    const std::string arch =
+        arch::parse_cuda_arch(options.arch) ? arch::real_arch(options.arch) : "sm_90";
     options.extra.push_back("--ptxas-options=-v");
     CompileResult cubin = compilers::compile_cuda(source, options, arch);
     if (!cubin.ok)
       throw CompileError(fmt::format("{}: compile failed", source.path.string()), cubin.log);
-    fmt::print("{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", "kernel", "registers",
-               "barriers", "shared bytes", "stack bytes", "spill st/ld", "cmem bytes");
-    for (const auto& k : parse_ptxas_info(cubin.log))
-      fmt::print("{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", k.name, k.registers,
-                 k.barriers, k.shared_bytes, k.stack_frame_bytes,
-                 fmt::format("{}/{}", k.spill_store_bytes, k.spill_load_bytes), k.constant_bytes);
-    fmt::print("(ptxas for {}, {})\n", arch, cubin.compiler_version);
-    return;
+    report.from_ptxas = true;
+    report.ptxas = parse_ptxas_info(cubin.log);
+    report.measured_by = fmt::format("ptxas for {}, {}", arch, cubin.compiler_version);
+    return report;
   }
   auto module = context.load(compiled);
-  fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
-             "local bytes", "max threads");
-  for (const auto& name : module->kernel_names()) {
-    const FunctionAttributes a = module->function(name).attributes();
-    fmt::print("{:<32} {:>9} {:>13} {:>12} {:>11}\n", name,
-               a.registers < 0 ? std::string("-") : std::to_string(a.registers),
-               a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
-  }
-  fmt::print("({} on {})\n", compiled.target, target.label());
+  for (const auto& name : module->kernel_names())
+    report.loaded.emplace_back(name, module->function(name).attributes());
+  report.measured_by = fmt::format("{} on {}", compiled.target, target.label());
+  return report;
 }
 
 void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
@@ -89,7 +77,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   options.compiler = compiler_choice(o.compiler, "--compiler");
   options.arch = o.arch.empty() ? target.device->properties().arch : o.arch;
   if (o.ptx)
-    options.arch = virtual_arch(options.arch);
+    options.arch = arch::virtual_arch(options.arch);
 
   // An explicit sm_XX asks for that GPU's binary, which a CUDA compiler makes without any GPU;
   // otherwise the target's backend compiles for its own device.
@@ -102,20 +90,21 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   if (!result.log.empty())
     std::cerr << result.log;
 
-  if (!o.out.empty()) {
+  CompileReport report{o.file,
+                       o.out,
+                       result.binary.size(),
+                       result.binary_format,
+                       result.target,
+                       result.compiler_version,
+                       std::nullopt,
+                       std::nullopt};
+  if (!o.out.empty())
     write_file_atomic(o.out, result.binary);
-    fmt::print("wrote {} ({} bytes, {} for {})\n", o.out, result.binary.size(),
-               result.binary_format, result.target);
-  } else if (o.ptx && result.binary_format == "ptx") {
-    std::cout.write(reinterpret_cast<const char*>(result.binary.data()),
-                    static_cast<std::streamsize>(result.binary.size()));
-  } else if (!o.resources) {
-    fmt::print("{}: ok ({} bytes of {} for {}, {})\n", o.file, result.binary.size(),
-               result.binary_format, result.target, result.compiler_version);
-  }
-
+  else if (o.ptx && result.binary_format == "ptx")
+    report.ptx.emplace(reinterpret_cast<const char*>(result.binary.data()), result.binary.size());
   if (o.resources)
-    print_resources(source, options, target, *context, result);
+    report.resources = find_resources(source, options, target, *context, result);
+  make_printer(o.json ? OutputFormat::json : OutputFormat::human)->print_compile(report);
 }
 
 } // namespace
@@ -135,6 +124,7 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
                   "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang");
   cmd->add_flag("--ptx", o->ptx, "Produce PTX (printed unless -o)");
   cmd->add_flag("--resources", o->resources, "Registers, shared and local memory per kernel");
+  cmd->add_flag("--json", o->json, "Print one JSON document (PTX text and resources included)");
   cmd->callback([o, &env] { run_compile(*o, env); });
 }
 

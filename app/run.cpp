@@ -1,16 +1,9 @@
 // `gpurun run FILE …` (also the default command): run one kernel and report.
-#include <algorithm>
-#include <iostream>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "app/command.hpp"
 #include "app/run_options.hpp"
 #include "base/error.hpp"
 #include "base/process_clock.hpp"
-#include "output/error_report.hpp"
-#include "output/run_report.hpp"
+#include "output/printer.hpp"
 #include "pipeline/collect.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/language.hpp"
@@ -18,26 +11,6 @@
 #include "pipeline/target.hpp"
 
 namespace gpurun {
-
-namespace {
-
-void report(const RunOutcome& outcome, const RunRequest& request) {
-  if (request.json) {
-    std::cout << dump_document(to_json(outcome)) << '\n';
-    return;
-  }
-  if (!request.quiet) {
-    std::cout << render_results(outcome, request.print);
-    return;
-  }
-  // --quiet: only failures, each once.
-  const bool failed = std::any_of(outcome.checks.begin(), outcome.checks.end(),
-                                  [](const CheckReport& c) { return !c.passed; });
-  if (failed)
-    std::cout << render_results(outcome, "none");
-}
-
-} // namespace
 
 void add_run_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("run", "Run one kernel (the default command: gpurun FILE …)");
@@ -60,9 +33,10 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
       device_output = [&text = *env.device_output](std::string_view part) { text.append(part); };
     }
 
+    const auto printer = make_printer(request.json ? OutputFormat::json : OutputFormat::human);
     PreparedRun run = prepare(request, target, device_output);
-    if (!request.json && !request.quiet)
-      std::cout << render_launch_line(run.outcome) << std::flush;
+    if (!request.quiet)
+      printer->print_launch(run.outcome);
     execute(run, request.timeout_s);
     collect(run, request);
     execute_timed(run, request.repeat - 1, request.timeout_s);
@@ -70,7 +44,7 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     run.outcome.timings.total_ms = ms_since_process_start();
     run.outcome.device_output = env.device_output;
 
-    report(run.outcome, request);
+    printer->print_run(run.outcome, RunView{request.print, request.quiet});
     trace("reported");
     // The driver releases a process's contexts when it exits; destroying ours first only delays
     // the exit (docs/ARCHITECTURE.md, Decisions).

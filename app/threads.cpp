@@ -1,18 +1,16 @@
 // `gpurun threads`: which thread gets which indices and how threads fall into warps; with --run,
 // what a device reports for each thread, checked against the arithmetic.
 #include <algorithm>
-#include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
 #include "backends/registry.hpp"
 #include "base/dims.hpp"
 #include "base/error.hpp"
+#include "output/printer.hpp"
 #include "pipeline/launch_limits.hpp"
 #include "pipeline/target.hpp"
 #include "threads/thread_capture.hpp"
@@ -84,35 +82,13 @@ unsigned choose_warp_size(const CLI::App& cmd, const ThreadsOptions& o, const Th
   return 32;
 }
 
-nlohmann::ordered_json document_head(const WarpSummary& summary, const std::string& warp_source,
-                                     const ThreadsTarget& target) {
-  return {{"grid", dims_json(summary.grid)}, {"block", dims_json(summary.block)},
-          {"warp_size", summary.warp_size},  {"warp_size_source", warp_source},
-          {"device", target.label()},        {"summary", to_json(summary)}};
-}
-
-std::string markdown_list(const std::string& lines) {
-  std::string out;
-  std::istringstream in(lines);
-  for (std::string line; std::getline(in, line);)
-    out += "- " + line.substr(std::min(line.size(), line.find_first_not_of(' '))) + "\n";
-  return out;
-}
-
-void print_summary(TableFormat format, const std::string& lines) {
-  if (format == TableFormat::table)
-    std::cout << lines << '\n';
-  if (format == TableFormat::md)
-    std::cout << markdown_list(lines) << '\n';
-}
-
 void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) {
   const Dim3 grid = parse_dims(o.grid, "--grid");
   const Dim3 block = parse_dims(o.block, "--block");
   TableView view;
   if (o.json && cmd.count("--format") != 0 && o.format != "json")
     throw usage_error(fmt::format("--json: conflicts with --format {}", o.format));
-  view.format = parse_table_format(o.json ? std::string("json") : o.format);
+  view.format = parse_output_format(o.json ? std::string("json") : o.format);
   if (cmd.count("--limit") != 0)
     view.limit = o.limit;
   const auto order = parse_capture_order(o.order);
@@ -135,16 +111,12 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
     filter = RowFilter::parse(o.where, columns);
   view.filter = filter ? &*filter : nullptr;
 
-  auto summary_text = format_summary(summary);
+  ThreadsReport report{summary, warp_source, target.label(), nullptr, view, std::nullopt};
+  const auto printer = make_printer(view.format);
   if (!o.run) {
-    summary_text += fmt::format("warp size from: {}\n", warp_source);
     const ArithmeticTable table(layout);
-    if (view.format == TableFormat::json) {
-      write_json_document(std::cout, document_head(summary, warp_source, target), table, view);
-      return;
-    }
-    print_summary(view.format, summary_text);
-    write_rows(std::cout, table, view);
+    report.table = &table;
+    printer->print_threads(report);
     return;
   }
 
@@ -152,39 +124,13 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
       o.timeout_s > 0 ? std::optional<double>(o.timeout_s) : std::nullopt;
   const Capture capture = capture_threads(*target.selected, layout, timeout);
   const CapturedTable table(capture, order);
-  const CaptureCheck check = check_capture(capture);
-  const Placement placement = placement_of(capture);
-  const int sms = target.device()->properties().multiprocessors;
-  env.exit_code = check.ok() ? 0 : static_cast<int>(ExitCode::check_failed);
-
-  summary_text += fmt::format("captured on {} · order: {} · timestamp: {}\n", target.label(),
-                              o.order, table.timestamp_unit());
-  switch (view.format) {
-  case TableFormat::json: {
-    auto head = document_head(summary, warp_source, target);
-    head["backend"] = target.selected->backend_name();
-    head["order"] = o.order;
-    head["timestamp_unit"] = table.timestamp_unit();
-    head["check"] = to_json(check);
-    head["placement"] = to_json(placement);
-    head["placement"]["device_sms"] = sms;
-    write_json_document(std::cout, head, table, view);
-    break;
-  }
-  case TableFormat::csv:
-    write_rows(std::cout, table, view);
-    if (!check.ok())
-      std::cerr << format_check(check);
-    break;
-  case TableFormat::table:
-  case TableFormat::md: {
-    print_summary(view.format, summary_text);
-    write_rows(std::cout, table, view);
-    const auto report = format_check(check) + format_placement(placement, sms);
-    std::cout << '\n' << (view.format == TableFormat::md ? markdown_list(report) : report);
-    break;
-  }
-  }
+  report.table = &table;
+  report.capture =
+      CaptureReport{target.selected->backend_name(), o.order,
+                    table.timestamp_unit(),          check_capture(capture),
+                    placement_of(capture),           target.device()->properties().multiprocessors};
+  env.exit_code = report.capture->check.ok() ? 0 : static_cast<int>(ExitCode::check_failed);
+  printer->print_threads(report);
 }
 
 } // namespace

@@ -208,6 +208,9 @@ public:
   virtual void copy_to_device(Buffer& dst, std::span<const std::byte> src) = 0;
   virtual void copy_to_host(std::span<std::byte> dst, const Buffer& src) = 0;
   virtual void copy_device(Buffer& dst, const Buffer& src) = 0;
+  /// Enqueues setting every byte of `dst` to `value` (ordered with launches: it runs after the
+  /// work before it and before the work after it).
+  virtual void memset(Buffer& dst, std::uint8_t value) = 0;
   /// Writes host bytes to a module global (`--global`).
   virtual void copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) = 0;
   virtual void copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& src) = 0;

@@ -24,18 +24,6 @@ bool unwritten(const CapturedThread& r) {
          r.arrival == unwritten_word && r.globaltimer == ~std::uint64_t{0};
 }
 
-std::string row_text(const RowValues& r) {
-  return fmt::format("block ({},{},{}) thread ({},{},{}) lane {}", r[col_block_x], r[col_block_y],
-                     r[col_block_z], r[col_thread_x], r[col_thread_y], r[col_thread_z],
-                     r[col_lane]);
-}
-
-nlohmann::ordered_json row_json(const RowValues& r) {
-  return {{"block", {r[col_block_x], r[col_block_y], r[col_block_z]}},
-          {"thread", {r[col_thread_x], r[col_thread_y], r[col_thread_z]}},
-          {"lane", r[col_lane]}};
-}
-
 } // namespace
 
 Capture capture_threads(const Target& target, const ThreadLayout& layout,
@@ -102,38 +90,6 @@ CaptureCheck check_capture(const Capture& capture, std::size_t max_reported) {
   return check;
 }
 
-std::string format_check(const CaptureCheck& check) {
-  if (check.ok())
-    return fmt::format("capture check: all {} threads match the arithmetic table (block and thread "
-                       "indices, lanes)\n",
-                       check.compared);
-  std::string text;
-  if (check.differing != 0)
-    text += fmt::format("capture check: {} of {} threads differ from the arithmetic table; first "
-                        "differences:\n",
-                        check.differing, check.compared);
-  for (const auto& m : check.first)
-    text += fmt::format("  thread {}: expected {}, captured {}\n", m.index, row_text(m.expected),
-                        m.captured ? row_text(*m.captured) : "nothing (the thread did not run)");
-  if (check.arrivals != check.compared)
-    text += fmt::format("capture check: {} threads arrived, {} were launched\n", check.arrivals,
-                        check.compared);
-  return text;
-}
-
-nlohmann::ordered_json to_json(const CaptureCheck& check) {
-  auto first = nlohmann::ordered_json::array();
-  for (const auto& m : check.first)
-    first.push_back({{"index", m.index},
-                     {"expected", row_json(m.expected)},
-                     {"captured", m.captured ? row_json(*m.captured) : nlohmann::ordered_json()}});
-  return {{"status", check.ok() ? "ok" : "mismatch"},
-          {"compared", check.compared},
-          {"differing", check.differing},
-          {"arrivals", check.arrivals},
-          {"first_differences", first}};
-}
-
 Placement placement_of(const Capture& capture) {
   Placement p;
   const std::uint64_t tpb = capture.layout.threads_per_block();
@@ -149,47 +105,6 @@ Placement placement_of(const Capture& capture) {
       }
   }
   return p;
-}
-
-std::string format_placement(const Placement& p, int device_sms) {
-  if (p.blocks_per_sm.empty())
-    return "placement: no block reported an SM\n";
-  std::uint64_t least = UINT64_MAX;
-  std::uint64_t most = 0;
-  std::uint64_t blocks = 0;
-  for (const auto& [sm, n] : p.blocks_per_sm) {
-    least = std::min(least, n);
-    most = std::max(most, n);
-    blocks += n;
-  }
-  std::string text = fmt::format("placement: {} block{} on {} SM{}", blocks, blocks == 1 ? "" : "s",
-                                 p.blocks_per_sm.size(), p.blocks_per_sm.size() == 1 ? "" : "s");
-  if (device_sms > 0)
-    text += fmt::format(" of {}", device_sms);
-  text += fmt::format(" · blocks per SM: min {}, max {}\n", least, most);
-  std::size_t column = 0;
-  for (const auto& [sm, n] : p.blocks_per_sm) {
-    const auto item = fmt::format("  sm {}: {}", sm, n);
-    if (column != 0 && column + item.size() > 100) {
-      text += '\n';
-      column = 0;
-    }
-    text += item;
-    column += item.size();
-  }
-  text += '\n';
-  if (p.split_blocks != 0)
-    text += fmt::format("placement: {} block(s) reported more than one SM\n", p.split_blocks);
-  return text;
-}
-
-nlohmann::ordered_json to_json(const Placement& p) {
-  nlohmann::ordered_json per_sm = nlohmann::ordered_json::object();
-  for (const auto& [sm, n] : p.blocks_per_sm)
-    per_sm[std::to_string(sm)] = n;
-  return {{"sms_used", p.blocks_per_sm.size()},
-          {"blocks_per_sm", per_sm},
-          {"split_blocks", p.split_blocks}};
 }
 
 CaptureOrder parse_capture_order(std::string_view text) {

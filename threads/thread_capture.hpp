@@ -10,8 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "backends/backend.hpp"
 #include "pipeline/target.hpp"
 #include "threads/thread_table.hpp"
@@ -73,9 +71,6 @@ struct CaptureCheck {
 };
 
 [[nodiscard]] CaptureCheck check_capture(const Capture& capture, std::size_t max_reported = 5);
-/// "capture check: 128 threads match …" or the differences, one per line.
-[[nodiscard]] std::string format_check(const CaptureCheck& check);
-[[nodiscard]] nlohmann::ordered_json to_json(const CaptureCheck& check);
 
 /// Where the blocks ran, by the %smid of each block's first thread.
 struct Placement {
@@ -85,9 +80,6 @@ struct Placement {
 };
 
 [[nodiscard]] Placement placement_of(const Capture& capture);
-/// Lines ending in '\n'; `device_sms` is the device's SM count (0 when unknown).
-[[nodiscard]] std::string format_placement(const Placement& placement, int device_sms);
-[[nodiscard]] nlohmann::ordered_json to_json(const Placement& placement);
 
 enum class CaptureOrder { sorted, capture };
 

@@ -1,22 +1,16 @@
 #pragma once
 // The thread-index table of `gpurun threads`: which thread gets which indices and how threads fall
-// into warps, computed from grid, block and warp size alone; the warp summary; and the printers
-// (table, csv, json, md) shared with the captured table of `--run`.
+// into warps, computed from grid, block and warp size alone; and the warp summary. Printed by
+// output/thread_rows and output/thread_report.
 #include <array>
 #include <cstdint>
-#include <optional>
-#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "base/dims.hpp"
 
 namespace gpurun {
-
-class RowFilter;
 
 /// The arithmetic columns, in output order (CSV header and JSON keys).
 inline constexpr std::array<std::string_view, 12> thread_columns = {
@@ -89,9 +83,6 @@ struct WarpSummary {
 };
 
 [[nodiscard]] WarpSummary summarize(const ThreadLayout& layout);
-[[nodiscard]] nlohmann::ordered_json to_json(const WarpSummary& summary);
-/// Human-readable lines, each ending in '\n'.
-[[nodiscard]] std::string format_summary(const WarpSummary& summary);
 
 /// Rows by position; the arithmetic table and the captured table of `--run` are both this.
 class ThreadTable {
@@ -115,39 +106,5 @@ private:
   ThreadLayout m_layout;
   std::vector<std::string> m_columns;
 };
-
-enum class TableFormat { table, csv, json, md };
-
-/// "table", "csv", "json", "md"; throws usage Error naming --format otherwise.
-[[nodiscard]] TableFormat parse_table_format(std::string_view text);
-
-/// What to print of a table.
-struct TableView {
-  TableFormat format = TableFormat::table;
-  /// Most rows to print; empty = the format's default (table and md: 64; csv and json: all).
-  /// The table and md views show the first and last rows around an elision line; csv and json
-  /// show the first rows.
-  std::optional<std::uint64_t> limit;
-  const RowFilter* filter = nullptr; ///< --where; nullptr = every row
-};
-
-/// Rows per format when --limit is not given.
-[[nodiscard]] std::optional<std::uint64_t> default_row_limit(TableFormat format);
-
-/// Writes the rows in `view.format` (json: a bare array). Returns how many rows were written
-/// and whether matching rows were left out.
-struct RowsWritten {
-  std::uint64_t shown = 0;
-  bool truncated = false;
-};
-RowsWritten write_rows(std::ostream& out, const ThreadTable& table, const TableView& view);
-
-/// Writes `document` (a JSON object) with "rows", "rows_shown" and "truncated" appended, without
-/// building the rows in memory.
-void write_json_document(std::ostream& out, const nlohmann::ordered_json& document,
-                         const ThreadTable& table, const TableView& view);
-
-/// "[x,y,z]" as JSON.
-[[nodiscard]] nlohmann::ordered_json dims_json(const Dim3& d);
 
 } // namespace gpurun

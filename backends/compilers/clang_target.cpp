@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <string_view>
 
+#include "backends/kit/cuda_arch.hpp"
 #include "base/error.hpp"
 
 namespace gpurun::clang_cuda {
@@ -24,16 +25,9 @@ constexpr Arch archs[] = {
 
 // "compute_90" → 90; -1 when malformed. An architecture-specific suffix ("90a") is not accepted:
 // clang's PTX for it would not load elsewhere and gpurun's layer uses none of its features.
-int parse_number(std::string_view digits) {
-  if (digits.size() < 2 || digits.size() > 3)
-    return -1;
-  int n = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9')
-      return -1;
-    n = n * 10 + (c - '0');
-  }
-  return n;
+int parse_number(std::string_view target) {
+  const auto arch = arch::parse_cuda_arch(target);
+  return arch && arch->suffix == 0 ? arch->number : -1;
 }
 
 } // namespace
@@ -53,7 +47,7 @@ std::vector<int> arch_candidates(const std::string& target, int clang_major) {
         "--arch {}: clang compiles CUDA to PTX only; ask for compute_{} (the driver compiles the "
         "PTX for the GPU) or use --compiler nvrtc for a cubin",
         target, t.substr(3)));
-  const int requested = t.starts_with("compute_") ? parse_number(t.substr(8)) : -1;
+  const int requested = t.starts_with("compute_") ? parse_number(t) : -1;
   if (requested < 0)
     throw usage_error(
         fmt::format("--arch '{}': expected compute_XX (PTX), e.g. compute_86", target));

@@ -8,6 +8,7 @@
 
 #include "backends/compilers/compat_headers.hpp"
 #include "backends/compilers/nvrtc_api.hpp"
+#include "backends/kit/cuda_arch.hpp"
 #include "base/error.hpp"
 
 namespace gpurun::nvrtc {
@@ -35,17 +36,7 @@ struct ProgramDeleter {
 using Program = std::unique_ptr<_nvrtcProgram, ProgramDeleter>;
 
 void validate_target(const std::string& target) {
-  auto number = [&](std::string_view prefix) {
-    if (!std::string_view(target).starts_with(prefix))
-      return false;
-    const auto rest = std::string_view(target).substr(prefix.size());
-    // "sm_90", "sm_90a", "sm_100f": digits, then an optional feature suffix letter.
-    std::size_t digits = 0;
-    while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
-      ++digits;
-    return digits >= 2 && rest.size() - digits <= 1;
-  };
-  if (!number("compute_") && !number("sm_"))
+  if (!arch::parse_cuda_arch(target))
     throw usage_error(fmt::format(
         "--arch '{}': expected compute_XX (PTX) or sm_XX (cubin), e.g. compute_90 or sm_90",
         target));

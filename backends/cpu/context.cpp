@@ -12,6 +12,7 @@
 #include "backends/cpu/emu/address_space.hpp"
 #include "backends/cpu/module.hpp"
 #include "backends/cpu/timer.hpp"
+#include "backends/kit/cuda_arch.hpp"
 #include "base/error.hpp"
 
 namespace gpurun::cpu {
@@ -25,9 +26,7 @@ std::string ptx_target(const CompileOptions& options) {
   std::string arch = options.arch;
   if (arch.empty())
     return "compute_90";
-  if (arch.rfind("sm_", 0) == 0)
-    return "compute_" + arch.substr(3);
-  return arch;
+  return arch::virtual_arch(arch);
 }
 
 } // namespace
@@ -77,6 +76,12 @@ void CpuContext::copy_device(Buffer& dst, const Buffer& src) {
   std::size_t n = std::min(dst.size(), src.size());
   if (n)
     std::memmove(m_memory->host(dst.address(), n), m_memory->host(src.address(), n), n);
+}
+
+void CpuContext::memset(Buffer& dst, std::uint8_t value) {
+  wait_idle();
+  if (dst.size() != 0)
+    std::memset(m_memory->host(dst.address(), dst.size()), value, dst.size());
 }
 
 void CpuContext::copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) {

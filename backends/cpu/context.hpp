@@ -22,6 +22,7 @@ public:
   void copy_to_device(Buffer& dst, std::span<const std::byte> src) override;
   void copy_to_host(std::span<std::byte> dst, const Buffer& src) override;
   void copy_device(Buffer& dst, const Buffer& src) override;
+  void memset(Buffer& dst, std::uint8_t value) override;
   void copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) override;
   void copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& src) override;
   [[nodiscard]] CompileResult compile(const KernelSource& source,

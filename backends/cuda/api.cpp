@@ -35,6 +35,7 @@ const char* bind_all(void* h, DriverApi& api) {
   GPURUN_CU_BIND(memcpy_htod_async, cuMemcpyHtoDAsync);
   GPURUN_CU_BIND(memcpy_dtoh_async, cuMemcpyDtoHAsync);
   GPURUN_CU_BIND(memcpy_dtod_async, cuMemcpyDtoDAsync);
+  GPURUN_CU_BIND(memset_d8_async, cuMemsetD8Async);
   GPURUN_CU_BIND(module_load_data_ex, cuModuleLoadDataEx);
   GPURUN_CU_BIND(module_unload, cuModuleUnload);
   GPURUN_CU_BIND(module_get_function, cuModuleGetFunction);

@@ -31,6 +31,7 @@ struct DriverApi {
   cuMemcpyHtoDAsync_fn memcpy_htod_async = nullptr;
   cuMemcpyDtoHAsync_fn memcpy_dtoh_async = nullptr;
   cuMemcpyDtoDAsync_fn memcpy_dtod_async = nullptr;
+  cuMemsetD8Async_fn memset_d8_async = nullptr;
   cuModuleLoadDataEx_fn module_load_data_ex = nullptr;
   cuModuleUnload_fn module_unload = nullptr;
   cuModuleGetFunction_fn module_get_function = nullptr;

@@ -14,6 +14,7 @@
 #include "backends/cuda/module.hpp"
 #include "backends/cuda/target.hpp"
 #include "backends/cuda/timer.hpp"
+#include "backends/kit/cuda_arch.hpp"
 
 namespace gpurun::cuda {
 namespace {
@@ -118,6 +119,14 @@ void CudaContext::copy_device(Buffer& dst, const Buffer& src) {
       "cuMemcpyDtoDAsync", __LINE__);
 }
 
+void CudaContext::memset(Buffer& dst, std::uint8_t value) {
+  if (dst.size() == 0)
+    return;
+  m_state->make_current();
+  check_stream_call(m_state->api.memset_d8_async(dst.address(), value, dst.size(), m_state->stream),
+                    "cuMemsetD8Async", __LINE__);
+}
+
 void CudaContext::copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) {
   if (src.size() > dst.size)
     throw usage_error(
@@ -162,10 +171,9 @@ CompileResult CudaContext::compile(const KernelSource& source, const CompileOpti
   std::string target = options.arch;
   // clang produces PTX only: for the device's own architecture, which the driver compiles.
   if (target.empty())
-    target =
-        compilers::choose(options).name == "clang"
-            ? fmt::format("compute_{}{}", m_properties.compute_major, m_properties.compute_minor)
-            : default_target();
+    target = compilers::choose(options).name == "clang"
+                 ? arch::virtual_arch(m_properties.compute_major, m_properties.compute_minor)
+                 : default_target();
   return compilers::compile_cuda(source, options, target);
 }
 

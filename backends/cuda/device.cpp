@@ -4,6 +4,7 @@
 
 #include "backends/cuda/context.hpp"
 #include "backends/cuda/error.hpp"
+#include "backends/kit/cuda_arch.hpp"
 
 namespace gpurun::cuda {
 
@@ -38,7 +39,7 @@ DeviceProperties query_properties(const DriverApi& api, CUdevice device) {
   p.vendor = "NVIDIA";
   p.compute_major = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "compute capability");
   p.compute_minor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "compute capability");
-  p.arch = fmt::format("sm_{}{}", p.compute_major, p.compute_minor);
+  p.arch = arch::real_arch(p.compute_major, p.compute_minor);
   p.multiprocessors = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "SM count");
   p.warp_size = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, "warp size");
   std::size_t total = 0;

@@ -142,6 +142,8 @@ using cuMemcpyDtoHAsync_fn = CUresult (*)(void* dstHost, CUdeviceptr srcDevice,
                                           std::size_t ByteCount, CUstream hStream);
 using cuMemcpyDtoDAsync_fn = CUresult (*)(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                                           std::size_t ByteCount, CUstream hStream);
+using cuMemsetD8Async_fn = CUresult (*)(CUdeviceptr dstDevice, unsigned char uc, std::size_t N,
+                                        CUstream hStream);
 using cuModuleLoadDataEx_fn = CUresult (*)(CUmodule* module, const void* image,
                                            unsigned int numOptions, CUjit_option* options,
                                            void** optionValues);
@@ -195,6 +197,7 @@ using cuFuncGetParamInfo_fn = CUresult (*)(CUfunction func, std::size_t paramInd
   X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                                     \
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                                     \
   X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                     \
+  X(cuMemsetD8Async, "cuMemsetD8Async")                                                            \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                                      \
   X(cuModuleUnload, "cuModuleUnload")                                                              \
   X(cuModuleGetFunction, "cuModuleGetFunction")                                                    \

@@ -282,6 +282,17 @@ TEST_F(CudaRunTest, DeviceToDeviceCopy) {
   EXPECT_EQ(out, host);
 }
 
+TEST_F(CudaRunTest, MemsetIsOrderedWithTheCopiesAroundIt) {
+  std::vector<std::uint8_t> host(1 << 20, 7);
+  auto a = context().allocate(host.size());
+  context().copy_to_device(*a, bytes_of(host));
+  context().memset(*a, 0xab);
+  std::vector<std::uint8_t> out(host.size());
+  context().copy_to_host(writable_bytes_of(out), *a);
+  EXPECT_EQ(std::count(out.begin(), out.end(), std::uint8_t{0xab}),
+            static_cast<std::ptrdiff_t>(out.size()));
+}
+
 TEST_F(CudaRunTest, OutOfMemoryNamesTheSize) {
   const std::size_t huge = static_cast<std::size_t>(properties().total_memory) * 2;
   try {

@@ -95,7 +95,8 @@ TEST_F(CudaFaultDeathTest, DevicePrintfFollowsTheLaunchLine) {
   ASSERT_NE(first, std::string::npos) << r.out;
   EXPECT_LT(launch, first);
   std::size_t lines = 0;
-  for (auto p = first; p != std::string::npos; p = r.out.find("block_idx: [", p + 1)) ++lines;
+  for (auto p = first; p != std::string::npos; p = r.out.find("block_idx: [", p + 1))
+    ++lines;
   EXPECT_EQ(lines, 128u);
 }
 

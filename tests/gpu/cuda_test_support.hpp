@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "backends/backend.hpp"
-#include "backends/cuda/backend.hpp"
 #include "backends/compilers/nvrtc.hpp"
+#include "backends/cuda/backend.hpp"
 #include "base/error.hpp"
 
 namespace gpurun::test {
@@ -53,7 +53,9 @@ protected:
 };
 
 /// One ArgPack entry per value: a Buffer, or the value's bytes.
-inline void append_arg(ArgPack& pack, const Buffer& buffer) { pack.add_buffer(buffer); }
+inline void append_arg(ArgPack& pack, const Buffer& buffer) {
+  pack.add_buffer(buffer);
+}
 template <class T> void append_arg(ArgPack& pack, const T& value) {
   std::vector<std::byte> bytes(sizeof value);
   std::memcpy(bytes.data(), &value, sizeof value);

@@ -10,7 +10,8 @@
 namespace gpurun::test {
 
 std::string gpurun_bin() {
-  if (const char* env = std::getenv("GPURUN_BIN"); env && *env) return env;
+  if (const char* env = std::getenv("GPURUN_BIN"); env && *env)
+    return env;
 #ifdef GPURUN_TEST_BIN
   return GPURUN_TEST_BIN;
 #else
@@ -19,7 +20,8 @@ std::string gpurun_bin() {
 }
 
 std::filesystem::path source_dir() {
-  if (const char* env = std::getenv("GPURUN_SOURCE_DIR"); env && *env) return env;
+  if (const char* env = std::getenv("GPURUN_SOURCE_DIR"); env && *env)
+    return env;
 #ifdef GPURUN_TEST_SOURCE_DIR
   return GPURUN_TEST_SOURCE_DIR;
 #else
@@ -52,8 +54,10 @@ std::string slurp(const std::filesystem::path& p) {
 std::string quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
   }
   return q + "'";
 }

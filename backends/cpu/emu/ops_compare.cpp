@@ -156,9 +156,11 @@ template <class H> Handler setp_half_for(nm::Cmp c) {
     GPURUN_CMP(leu)
     GPURUN_CMP(gtu)
     GPURUN_CMP(geu)
-    GPURUN_CMP(num) GPURUN_CMP(nan)
+    GPURUN_CMP(num)
+    GPURUN_CMP(nan)
 #undef GPURUN_CMP
-        default : return nullptr;
+  default:
+    return nullptr;
   }
 }
 

@@ -68,8 +68,8 @@ struct Warp {
   std::uint64_t keys[kWarpSize] = {};            ///< key of lanes outside the group
   std::uint32_t depth[kWarpSize] = {};
   std::uint32_t frame_base[kWarpSize] = {};
-  std::uint32_t sync_mask[kWarpSize] = {}; ///< member mask of a parked lane
-  std::uint8_t barrier_of[kWarpSize] = {}; ///< barrier a blocked lane waits at
+  std::uint32_t sync_mask[kWarpSize] = {};  ///< member mask of a parked lane
+  std::uint8_t barrier_of[kWarpSize] = {};  ///< barrier a blocked lane waits at
   const Inst* reduction_of[kWarpSize] = {}; ///< the bar.red a blocked lane waits at (else null)
   std::vector<CallFrame> stacks[kWarpSize];
   std::vector<std::uint64_t> saves[kWarpSize]; ///< registers saved across recursive calls

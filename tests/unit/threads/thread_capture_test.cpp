@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "output/thread_report.hpp"
 #include "support/test_support.hpp"
 
 namespace gpurun {

@@ -100,7 +100,8 @@ template <class T> inline T idiv(T a, T b) noexcept {
   if constexpr (std::is_signed_v<T>) {
     // The GPU's division sequence ends by replacing the quotient with ~divisor when the divisor
     // is zero, so a / 0 is -1 whatever a's sign (measured on an H200: -1 / 0 = -1, not 1).
-    if (b == 0) return static_cast<T>(-1);
+    if (b == 0)
+      return static_cast<T>(-1);
     const UT ua = a < 0 ? static_cast<UT>(UT{0} - static_cast<UT>(a)) : static_cast<UT>(a);
     const UT ub = b < 0 ? static_cast<UT>(UT{0} - static_cast<UT>(b)) : static_cast<UT>(b);
     const UT q = static_cast<UT>(ua / ub);

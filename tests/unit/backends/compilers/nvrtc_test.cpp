@@ -6,8 +6,8 @@
 #include <fstream>
 #include <string>
 
-#include "base/error.hpp"
 #include "backends/compilers/nvrtc_api.hpp"
+#include "base/error.hpp"
 #include "support/test_support.hpp"
 
 namespace gpurun {

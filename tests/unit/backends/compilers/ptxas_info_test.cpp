@@ -46,7 +46,9 @@ TEST(PtxasInfo, DeviceFunctionBlocksDoNotOverwriteTheKernel) {
   EXPECT_EQ(kernels[0].registers, 12);
 }
 
-TEST(PtxasInfo, EmptyLogHasNoKernels) { EXPECT_TRUE(parse_ptxas_info("").empty()); }
+TEST(PtxasInfo, EmptyLogHasNoKernels) {
+  EXPECT_TRUE(parse_ptxas_info("").empty());
+}
 
 } // namespace
 } // namespace gpurun

@@ -167,5 +167,16 @@ TEST(CpuBackend, TimerMeasuresTheLaunch) {
   EXPECT_GT(big, 0.5 * big_host);
 }
 
+// memset is ordered after the launch before it: the long launch's last store must not land on
+// top of the fill.
+TEST(CpuBackend, MemsetWaitsForTheLaunchBeforeIt) {
+  EmuHarness h(k_spin_ptx);
+  Buffer& buf = h.buffer(std::vector<std::uint32_t>(64, 0));
+  h.launch("spin", Dim3{1, 1, 1}, Dim3{64, 1, 1}, 0, buf, std::uint32_t{100'000});
+  h.context().memset(buf, 0xab);
+  for (const std::uint32_t word : h.read<std::uint32_t>(buf))
+    ASSERT_EQ(word, 0xababababu);
+}
+
 } // namespace
 } // namespace gpurun::test

@@ -1,0 +1,115 @@
+#include "output/human_printer.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "output/run_report.hpp"
+#include "output/thread_report.hpp"
+#include "output/thread_rows.hpp"
+
+namespace gpurun {
+
+namespace {
+
+std::string human_bytes(std::uint64_t bytes) {
+  const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
+  if (gib >= 1)
+    return fmt::format("{:.1f} GiB", gib);
+  return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
+void print_device_line(std::ostream& out, const std::string& backend, std::size_t index,
+                       const DeviceProperties& p) {
+  fmt::print(out, "  {}:{}  {} ({}, {} SMs, warp {}, {}", backend, index, p.name, p.arch,
+             p.multiprocessors, p.warp_size, human_bytes(p.total_memory));
+  if (p.memory_bandwidth_gbs > 0)
+    fmt::print(out, ", {:.0f} GB/s", p.memory_bandwidth_gbs);
+  fmt::print(out, ", max block {} threads, shared {} KiB/{} KiB opt-in)\n", p.max_threads_per_block,
+             p.max_shared_per_block / 1024, p.max_shared_per_block_optin / 1024);
+}
+
+void print_resources(std::ostream& out, const ResourceReport& r) {
+  if (r.from_ptxas) {
+    fmt::print(out, "{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", "kernel", "registers",
+               "barriers", "shared bytes", "stack bytes", "spill st/ld", "cmem bytes");
+    for (const auto& k : r.ptxas)
+      fmt::print(out, "{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", k.name, k.registers,
+                 k.barriers, k.shared_bytes, k.stack_frame_bytes,
+                 fmt::format("{}/{}", k.spill_store_bytes, k.spill_load_bytes), k.constant_bytes);
+  } else {
+    fmt::print(out, "{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
+               "local bytes", "max threads");
+    for (const auto& [name, a] : r.loaded)
+      fmt::print(out, "{:<32} {:>9} {:>13} {:>12} {:>11}\n", name,
+                 a.registers < 0 ? std::string("-") : std::to_string(a.registers),
+                 a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
+  }
+  fmt::print(out, "({})\n", r.measured_by);
+}
+
+} // namespace
+
+void HumanPrinter::do_print_launch(const RunOutcome& outcome) {
+  out() << render_launch_line(outcome);
+}
+
+void HumanPrinter::do_print_run(const RunOutcome& outcome, const RunView& view) {
+  if (!view.quiet) {
+    out() << render_results(outcome, view.print);
+    return;
+  }
+  // --quiet: only failures, each once.
+  const bool failed = std::any_of(outcome.checks.begin(), outcome.checks.end(),
+                                  [](const CheckReport& c) { return !c.passed; });
+  if (failed)
+    out() << render_results(outcome, "none");
+}
+
+void HumanPrinter::do_print_devices(const DevicesReport& report) {
+  for (const auto& backend : report.backends) {
+    if (!backend.available) {
+      fmt::print(out(), "{:<7} unavailable: {}\n", backend.name, backend.reason);
+      continue;
+    }
+    fmt::print(out(), "{:<7} available, {} device(s)\n", backend.name, backend.devices.size());
+    for (std::size_t i = 0; i < backend.devices.size(); ++i)
+      print_device_line(out(), backend.name, i, backend.devices[i]);
+  }
+  fmt::print(out(), "compilers (CUDA source)\n");
+  for (const auto& c : report.compilers) {
+    if (c.available)
+      fmt::print(out(), "  {:<6} available, {}, {}\n", c.name, c.version, c.location);
+    else
+      fmt::print(out(), "  {:<6} unavailable: {}\n", c.name, c.reason);
+  }
+  if (report.chosen.available)
+    fmt::print(out(), "  .cu files compile with {}\n", report.chosen.name);
+  else
+    fmt::print(out(), "  .cu files cannot be compiled here; .ptx files run\n");
+}
+
+void HumanPrinter::do_print_compile(const CompileReport& report) {
+  if (!report.output_path.empty()) {
+    fmt::print(out(), "wrote {} ({} bytes, {} for {})\n", report.output_path, report.bytes,
+               report.binary_format, report.target);
+  } else if (report.ptx) {
+    out() << *report.ptx;
+  } else if (!report.resources) {
+    fmt::print(out(), "{}: ok ({} bytes of {} for {}, {})\n", report.file, report.bytes,
+               report.binary_format, report.target, report.compiler_version);
+  }
+  if (report.resources)
+    print_resources(out(), *report.resources);
+}
+
+void HumanPrinter::do_print_threads(const ThreadsReport& report) {
+  out() << format_threads_head(report) << '\n';
+  write_rows(out(), *report.table, report.view);
+  if (report.capture)
+    out() << '\n' << format_capture(*report.capture);
+}
+
+} // namespace gpurun
