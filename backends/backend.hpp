@@ -50,6 +50,7 @@ struct DeviceProperties {
   int memory_bus_bits = 0;
   double memory_bandwidth_gbs = 0; ///< theoretical, GB/s (0 when unknown)
   std::string driver_version;      ///< "13.0" (empty when not applicable)
+  std::string pci_bus_id;          ///< "0000:3B:00.0" (empty when not applicable)
 };
 
 /// Text of a kernel file plus where it came from (for includes and messages).
@@ -240,12 +241,42 @@ public:
   [[nodiscard]] virtual std::map<std::string, double> last_launch_stats() const { return {}; }
 };
 
+/// One reading of a device's clocks.
+struct ClockReading {
+  double sm_clock_mhz = 0;
+  /// Why the clock is held below its maximum, as the vendor's bit set (NVML's clocks event
+  /// reasons); 0 when nothing holds it.
+  std::uint64_t throttle_reasons = 0;
+};
+
+/// Clocks, power and energy of one device, for benchmarks to notice throttling (NVML on NVIDIA).
+class ClockMonitor {
+public:
+  virtual ~ClockMonitor() = default;
+  /// The SM clock the device runs at when nothing holds it back (the default application clock,
+  /// else the maximum).
+  [[nodiscard]] virtual double default_sm_clock_mhz() = 0;
+  [[nodiscard]] virtual ClockReading read() = 0;
+  /// "sw_thermal, hw_slowdown" for a reasons bit set; "none" for 0.
+  [[nodiscard]] virtual std::string describe(std::uint64_t throttle_reasons) const = 0;
+  /// Board power draw now; nullopt where the device does not report it.
+  [[nodiscard]] virtual std::optional<double> power_w() = 0;
+  /// Energy used since the driver loaded, in joules; nullopt where not reported.
+  [[nodiscard]] virtual std::optional<double> energy_j() = 0;
+};
+
 /// One device of a backend.
 class Device {
 public:
   virtual ~Device() = default;
   [[nodiscard]] virtual const DeviceProperties& properties() const = 0;
   [[nodiscard]] virtual std::unique_ptr<Context> create_context(const ContextOptions& options) = 0;
+  /// The device's clock monitor, or nullptr with the reason in `why_not` ("libnvidia-ml.so.1 not
+  /// found", "the CPU backend has no clocks to watch"). Optional hook.
+  [[nodiscard]] virtual std::unique_ptr<ClockMonitor> clock_monitor(std::string& why_not) {
+    why_not = "not available for this backend";
+    return nullptr;
+  }
 };
 
 /// Result of probing a backend: available, or not with the reason.

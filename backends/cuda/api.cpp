@@ -21,6 +21,7 @@ const char* bind_all(void* h, DriverApi& api) {
   GPURUN_CU_BIND(device_get_count, cuDeviceGetCount);
   GPURUN_CU_BIND(device_get, cuDeviceGet);
   GPURUN_CU_BIND(device_get_name, cuDeviceGetName);
+  GPURUN_CU_BIND(device_get_pci_bus_id, cuDeviceGetPCIBusId);
   GPURUN_CU_BIND(device_get_attribute, cuDeviceGetAttribute);
   GPURUN_CU_BIND(device_total_mem, cuDeviceTotalMem);
   GPURUN_CU_BIND(primary_ctx_retain, cuDevicePrimaryCtxRetain);

@@ -17,6 +17,7 @@ struct DriverApi {
   cuDeviceGetCount_fn device_get_count = nullptr;
   cuDeviceGet_fn device_get = nullptr;
   cuDeviceGetName_fn device_get_name = nullptr;
+  cuDeviceGetPCIBusId_fn device_get_pci_bus_id = nullptr;
   cuDeviceGetAttribute_fn device_get_attribute = nullptr;
   cuDeviceTotalMem_fn device_total_mem = nullptr;
   cuDevicePrimaryCtxRetain_fn primary_ctx_retain = nullptr;

@@ -65,6 +65,9 @@ DeviceProperties query_properties(const DriverApi& api, CUdevice device) {
   int version = 0;
   GPURUN_CU_CHECK("cuDriverGetVersion", api.driver_get_version(&version));
   p.driver_version = driver_version_text(version);
+  std::array<char, 32> bus_id{};
+  if (api.device_get_pci_bus_id(bus_id.data(), bus_id.size(), device) == CUDA_SUCCESS)
+    p.pci_bus_id = bus_id.data();
   return p;
 }
 

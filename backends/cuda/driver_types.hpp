@@ -125,6 +125,7 @@ using cuDriverGetVersion_fn = CUresult (*)(int* driverVersion);
 using cuDeviceGetCount_fn = CUresult (*)(int* count);
 using cuDeviceGet_fn = CUresult (*)(CUdevice* device, int ordinal);
 using cuDeviceGetName_fn = CUresult (*)(char* name, int len, CUdevice dev);
+using cuDeviceGetPCIBusId_fn = CUresult (*)(char* pciBusId, int len, CUdevice dev);
 using cuDeviceGetAttribute_fn = CUresult (*)(int* pi, CUdevice_attribute attrib, CUdevice dev);
 using cuDeviceTotalMem_fn = CUresult (*)(std::size_t* bytes, CUdevice dev);
 using cuDevicePrimaryCtxRetain_fn = CUresult (*)(CUcontext* pctx, CUdevice dev);
@@ -183,6 +184,7 @@ using cuFuncGetParamInfo_fn = CUresult (*)(CUfunction func, std::size_t paramInd
   X(cuDeviceGetCount, "cuDeviceGetCount")                                                          \
   X(cuDeviceGet, "cuDeviceGet")                                                                    \
   X(cuDeviceGetName, "cuDeviceGetName")                                                            \
+  X(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId")                                                    \
   X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                                                  \
   X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                                                       \
   X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                          \
