@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     gpurun::add_run_command(app, env);
     gpurun::add_threads_command(app, env);
+    gpurun::add_bench_command(app, env);
     gpurun::add_devices_command(app, env);
     gpurun::add_compile_command(app, env);
     gpurun::add_cache_command(app, env);

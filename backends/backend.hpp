@@ -179,6 +179,15 @@ public:
   [[nodiscard]] virtual double elapsed_ms() = 0;
 };
 
+/// Keeps the work enqueued after it from starting until release(), or until the hold's own time
+/// limit passes, so that a caller that never releases cannot hang the device. Released by the
+/// destructor at the latest.
+class StreamHold {
+public:
+  virtual ~StreamHold() = default;
+  virtual void release() = 0;
+};
+
 /// Receives device printf text in the order the device produced it; never called by two threads
 /// at once.
 using DeviceOutputSink = std::function<void(std::string_view text)>;
@@ -228,6 +237,10 @@ public:
   /// empty) and Error(device) naming the kernel when it faulted.
   virtual void synchronize(std::optional<double> timeout_s = std::nullopt) = 0;
   [[nodiscard]] virtual std::unique_ptr<Timer> create_timer() = 0;
+  /// Holds the stream (StreamHold) for at most `limit_s` seconds, so that a launch enqueued
+  /// after it starts only at release(): the cost of enqueueing stays outside a timer placed
+  /// around the launch. Optional hook; nullptr where the backend cannot hold its stream.
+  [[nodiscard]] virtual std::unique_ptr<StreamHold> hold_stream(double limit_s) { return nullptr; }
 
   /// Identifies the compiler and target for the compile cache key ("nvrtc 13.0 sm_90"); changes
   /// whenever compile() with these options could produce different output. Optional hook;

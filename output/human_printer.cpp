@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "output/bench_report.hpp"
 #include "output/run_report.hpp"
 #include "output/thread_report.hpp"
 #include "output/thread_rows.hpp"
@@ -110,6 +111,22 @@ void HumanPrinter::do_print_threads(const ThreadsReport& report) {
   write_rows(out(), *report.table, report.view);
   if (report.capture)
     out() << '\n' << format_capture(*report.capture);
+}
+
+void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
+  fmt::print(out(), "{} on {}:{} {} · {} · noise ≤ {:.2g}% · clocks: {}\n", report.suite,
+             report.backend, report.device_index, report.device, report.mode,
+             100 * report.rules.max_noise, report.clocks);
+  if (report.measured_peak_gbs)
+    fmt::print(out(), "measured peak bandwidth: {:.1f} GB/s ({:.1f}% of {:.0f} GB/s theoretical)\n",
+               *report.measured_peak_gbs,
+               report.peak_bandwidth_gbs > 0
+                   ? 100 * *report.measured_peak_gbs / report.peak_bandwidth_gbs
+                   : 0.0,
+               report.peak_bandwidth_gbs);
+  out() << '\n' << bench_markdown(report);
+  if (const std::size_t failed = report.failed(); failed > 0)
+    fmt::print(out(), "\n{} of {} cases skipped\n", failed, report.cases.size());
 }
 
 } // namespace gpurun

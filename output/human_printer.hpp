@@ -15,6 +15,7 @@ protected:
   void do_print_devices(const DevicesReport& report) override;
   void do_print_compile(const CompileReport& report) override;
   void do_print_threads(const ThreadsReport& report) override;
+  void do_print_bench(const bench::BenchReport& report) override;
 };
 
 } // namespace gpurun

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "output/bench_report.hpp"
 #include "output/error_report.hpp"
 #include "output/run_report.hpp"
 #include "output/thread_report.hpp"
@@ -115,6 +116,10 @@ void JsonPrinter::do_print_compile(const CompileReport& report) {
   if (report.resources)
     document["resources"] = resources_json(*report.resources);
   out() << dump_document(document) << '\n';
+}
+
+void JsonPrinter::do_print_bench(const bench::BenchReport& report) {
+  out() << dump_document(bench_json(report)) << '\n';
 }
 
 void JsonPrinter::do_print_threads(const ThreadsReport& report) {

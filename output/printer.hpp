@@ -8,6 +8,7 @@
 #include <memory>
 #include <string_view>
 
+#include "bench/report.hpp"
 #include "output/output_format.hpp"
 #include "output/reports.hpp"
 #include "pipeline/run_request.hpp"
@@ -32,6 +33,7 @@ public:
   void print_device_check(const DeviceCheckReport& report);
   void print_compile(const CompileReport& report);
   void print_threads(const ThreadsReport& report);
+  void print_bench(const bench::BenchReport& report);
 
 protected:
   [[nodiscard]] std::ostream& out() { return m_out; }
@@ -43,6 +45,7 @@ protected:
   virtual void do_print_device_check(const DeviceCheckReport& report);
   virtual void do_print_compile(const CompileReport& report);
   virtual void do_print_threads(const ThreadsReport& report);
+  virtual void do_print_bench(const bench::BenchReport& report);
 
   /// Throws usage Error: "--format csv: not available for <what>".
   [[noreturn]] void unsupported(std::string_view what) const;

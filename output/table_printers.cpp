@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "output/bench_report.hpp"
 #include "output/thread_report.hpp"
 #include "output/thread_rows.hpp"
 
@@ -18,6 +19,14 @@ void MarkdownPrinter::do_print_threads(const ThreadsReport& report) {
   write_rows(out(), *report.table, report.view);
   if (report.capture)
     out() << '\n' << markdown_list(format_capture(*report.capture));
+}
+
+void CsvPrinter::do_print_bench(const bench::BenchReport& report) {
+  out() << bench_csv(report);
+}
+
+void MarkdownPrinter::do_print_bench(const bench::BenchReport& report) {
+  out() << bench_markdown(report);
 }
 
 } // namespace gpurun

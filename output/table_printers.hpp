@@ -13,6 +13,7 @@ public:
 protected:
   /// The rows alone; a failed capture check goes to the error stream, keeping the CSV clean.
   void do_print_threads(const ThreadsReport& report) override;
+  void do_print_bench(const bench::BenchReport& report) override;
 };
 
 class MarkdownPrinter : public Printer {
@@ -23,6 +24,7 @@ public:
 protected:
   /// The summary as a bullet list, the rows as a pipe table.
   void do_print_threads(const ThreadsReport& report) override;
+  void do_print_bench(const bench::BenchReport& report) override;
 };
 
 } // namespace gpurun

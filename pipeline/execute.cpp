@@ -1,6 +1,8 @@
 #include "pipeline/execute.hpp"
 
 #include <cstdio>
+#include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 #include "base/process_clock.hpp"
@@ -35,6 +37,26 @@ void execute(PreparedRun& run, std::optional<double> timeout_s) {
   run.outcome.stats = run.context->last_launch_stats();
   update_mean(run.outcome.timings);
   trace("kernel done");
+}
+
+double execute_sample(PreparedRun& run, Timer& timer, const SampleMethod& method) {
+  Context& context = *run.context;
+  if (method.l2_flush != nullptr) {
+    // Alternating values, so that no cache level can keep the flush buffer's lines as written.
+    static thread_local std::uint8_t value = 0;
+    context.memset(*method.l2_flush, value ^= 0xff);
+  }
+  // The hold's own limit only matters when the host dies between hold and release.
+  constexpr double k_hold_limit_s = 30;
+  std::unique_ptr<StreamHold> hold = method.hold ? context.hold_stream(k_hold_limit_s) : nullptr;
+  timer.start();
+  for (int i = 0; i < method.launches; ++i)
+    context.launch(*run.function, run.outcome.launch, run.args);
+  timer.stop();
+  if (hold)
+    hold->release();
+  context.synchronize(method.timeout_s);
+  return timer.elapsed_ms() / 1000.0 / static_cast<double>(std::max(method.launches, 1));
 }
 
 void execute_timed(PreparedRun& run, int count, std::optional<double> timeout_s) {

@@ -98,17 +98,6 @@ HostBuffer make_host_buffer(const ArgSpec& spec, const std::filesystem::path& ba
   return buffer;
 }
 
-ContextOptions context_options(const RunRequest& request) {
-  ContextOptions options;
-  if (request.memcheck)
-    options.set("memcheck", "1");
-  if (request.stats)
-    options.set("stats", "1");
-  if (request.cpu_threads > 0)
-    options.set("threads", std::to_string(request.cpu_threads));
-  return options;
-}
-
 void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
                   const std::filesystem::path& base_dir) {
   Context& context = *run.context;
@@ -152,8 +141,10 @@ void bind_globals(PreparedRun& run, const RunRequest& request) {
 
 } // namespace
 
-PreparedRun prepare(const RunRequest& request, const Target& target,
-                    const DeviceOutputSink& device_output) {
+namespace {
+
+PreparedRun prepare_with(const RunRequest& request, const Target& target,
+                         std::shared_ptr<Context> context, const DeviceOutputSink& device_output) {
   PreparedRun run;
   RunOutcome& outcome = run.outcome;
   outcome.backend = target.backend_name();
@@ -182,9 +173,8 @@ PreparedRun prepare(const RunRequest& request, const Target& target,
   trace("arguments bound");
 
   const auto context_start = Clock::now();
-  ContextOptions options_for_context = context_options(request);
-  options_for_context.device_output = device_output;
-  run.context = target.device->create_context(options_for_context);
+  run.context = context ? std::move(context)
+                        : target.device->create_context(context_options(request, device_output));
   outcome.timings.context_ms = ms_since(context_start);
   trace("context created");
 
@@ -216,6 +206,30 @@ PreparedRun prepare(const RunRequest& request, const Target& target,
   outcome.timings.h2d_ms = ms_since(h2d_start);
   trace("copied in");
   return run;
+}
+
+} // namespace
+
+ContextOptions context_options(const RunRequest& request, const DeviceOutputSink& device_output) {
+  ContextOptions options;
+  options.device_output = device_output;
+  if (request.memcheck)
+    options.set("memcheck", "1");
+  if (request.stats)
+    options.set("stats", "1");
+  if (request.cpu_threads > 0)
+    options.set("threads", std::to_string(request.cpu_threads));
+  return options;
+}
+
+PreparedRun prepare(const RunRequest& request, const Target& target,
+                    const DeviceOutputSink& device_output) {
+  return prepare_with(request, target, nullptr, device_output);
+}
+
+PreparedRun prepare_in(const RunRequest& request, const Target& target,
+                       std::shared_ptr<Context> context) {
+  return prepare_with(request, target, std::move(context), {});
 }
 
 } // namespace gpurun

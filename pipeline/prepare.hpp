@@ -30,11 +30,12 @@ struct BoundGlobal {
   HostBuffer host;
 };
 
-/// A run ready to launch; owns the context (the caller decides when it goes away: the CLI reports
-/// first and leaves without tearing it down). Each stage adds to `outcome`.
+/// A run ready to launch; shares the context (the caller decides when it goes away: the CLI reports
+/// first and leaves without tearing it down; a benchmark suite runs every case in one context).
+/// Each stage adds to `outcome`.
 struct PreparedRun {
   RunOutcome outcome;
-  std::unique_ptr<Context> context;
+  std::shared_ptr<Context> context;
   std::unique_ptr<Module> module;
   Function* function = nullptr;
   std::vector<BoundBuffer> buffers;
@@ -47,5 +48,14 @@ struct PreparedRun {
 /// (empty: standard output).
 [[nodiscard]] PreparedRun prepare(const RunRequest& request, const Target& target,
                                   const DeviceOutputSink& device_output = {});
+
+/// The same in a context the caller already has (made by target.device); the request's context
+/// settings (memcheck, stats, threads) are then those the context was made with.
+[[nodiscard]] PreparedRun prepare_in(const RunRequest& request, const Target& target,
+                                     std::shared_ptr<Context> context);
+
+/// The context a run of `request` would make: its backend settings and printf sink.
+[[nodiscard]] ContextOptions context_options(const RunRequest& request,
+                                             const DeviceOutputSink& device_output = {});
 
 } // namespace gpurun

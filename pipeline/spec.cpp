@@ -78,21 +78,7 @@ public:
   template <std::size_t N>
   void check_keys(const json& obj, const std::string& where,
                   const std::string_view (&known)[N]) const {
-    for (const auto& [key, value] : obj.items()) {
-      if (std::find(std::begin(known), std::end(known), key) != std::end(known))
-        continue;
-      std::string_view best;
-      std::size_t best_d = 3; // suggest only close spellings
-      for (auto k : known) {
-        std::size_t d = edit_distance(key, k);
-        if (d < best_d)
-          best_d = d, best = k;
-      }
-      std::string path = where.empty() ? key : where + "." + key;
-      throw usage_error(
-          fmt::format("{}: unknown key '{}'{}", m_name, path,
-                      best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best)));
-    }
+    check_known_keys(obj, m_name, where, known);
   }
 
   std::string string(const json& j, const std::string& key) const {
@@ -387,14 +373,18 @@ std::string compiler_choice(const std::string& text, const std::string& field) {
   throw usage_error(fmt::format("{} '{}': expected auto, nvrtc or clang", field, text));
 }
 
+std::span<const std::string_view> run_spec_keys() {
+  return k_top_keys;
+}
+
 RunRequest spec_from_json(const json& doc, const std::string& name, const fs::path& dir) {
   return SpecReader(name, dir).read(doc);
 }
 
-RunRequest read_spec(const fs::path& path) {
+json read_json_document(const fs::path& path, std::string_view what) {
   const auto text = read_file(path);
   if (!text)
-    throw usage_error(fmt::format("{}: cannot read the spec file", path.string()));
+    throw usage_error(fmt::format("{}: cannot read the {} file", path.string(), what));
   json doc;
   try {
     doc = json::parse(*text);
@@ -405,6 +395,29 @@ RunRequest read_spec(const fs::path& path) {
       what = what.substr(p + 2);
     throw usage_error(fmt::format("{}: invalid JSON: {}", path.string(), what));
   }
+  return doc;
+}
+
+void check_known_keys(const json& object, const std::string& name, const std::string& where,
+                      std::span<const std::string_view> known) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(known.begin(), known.end(), key) != known.end())
+      continue;
+    std::string_view best;
+    std::size_t best_d = 3; // suggest only close spellings
+    for (auto k : known) {
+      const std::size_t d = edit_distance(key, k);
+      if (d < best_d)
+        best_d = d, best = k;
+    }
+    const std::string path = where.empty() ? key : where + "." + key;
+    throw usage_error(fmt::format("{}: unknown key '{}'{}", name, path,
+                                  best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best)));
+  }
+}
+
+RunRequest read_spec(const fs::path& path) {
+  const json doc = read_json_document(path, "spec");
   std::error_code ec;
   fs::path dir = fs::absolute(path, ec).parent_path();
   if (ec)

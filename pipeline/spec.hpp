@@ -2,6 +2,7 @@
 // The JSON run spec (docs/spec.md): the same content as the run flags, in a file.
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,19 @@ namespace gpurun {
 /// Throws Error(usage) naming the file and the key for unknown keys (typo protection), values of
 /// the wrong type and invalid JSON.
 [[nodiscard]] RunRequest read_spec(const std::filesystem::path& path);
+
+/// Reads and parses a JSON file; throws Error(usage) naming the file when it cannot be read or is
+/// not JSON (with the parser's line and column). `what` names the kind of file ("spec", "suite").
+[[nodiscard]] nlohmann::json read_json_document(const std::filesystem::path& path,
+                                                std::string_view what);
+
+/// Throws Error(usage) "NAME: unknown key 'WHERE.KEY' (did you mean 'K'?)" for the first key of
+/// `object` not in `known`.
+void check_known_keys(const nlohmann::json& object, const std::string& name,
+                      const std::string& where, std::span<const std::string_view> known);
+
+/// The run-spec keys (docs/spec.md).
+[[nodiscard]] std::span<const std::string_view> run_spec_keys();
 
 /// The same from an already parsed document; `name` is used in messages and relative paths
 /// resolve against `dir`.

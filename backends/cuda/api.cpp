@@ -37,6 +37,9 @@ const char* bind_all(void* h, DriverApi& api) {
   GPURUN_CU_BIND(memcpy_dtoh_async, cuMemcpyDtoHAsync);
   GPURUN_CU_BIND(memcpy_dtod_async, cuMemcpyDtoDAsync);
   GPURUN_CU_BIND(memset_d8_async, cuMemsetD8Async);
+  GPURUN_CU_BIND(mem_host_alloc, cuMemHostAlloc);
+  GPURUN_CU_BIND(mem_host_get_device_pointer, cuMemHostGetDevicePointer);
+  GPURUN_CU_BIND(mem_free_host, cuMemFreeHost);
   GPURUN_CU_BIND(module_load_data_ex, cuModuleLoadDataEx);
   GPURUN_CU_BIND(module_unload, cuModuleUnload);
   GPURUN_CU_BIND(module_get_function, cuModuleGetFunction);

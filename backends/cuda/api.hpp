@@ -33,6 +33,9 @@ struct DriverApi {
   cuMemcpyDtoHAsync_fn memcpy_dtoh_async = nullptr;
   cuMemcpyDtoDAsync_fn memcpy_dtod_async = nullptr;
   cuMemsetD8Async_fn memset_d8_async = nullptr;
+  cuMemHostAlloc_fn mem_host_alloc = nullptr;
+  cuMemHostGetDevicePointer_fn mem_host_get_device_pointer = nullptr;
+  cuMemFreeHost_fn mem_free_host = nullptr;
   cuModuleLoadDataEx_fn module_load_data_ex = nullptr;
   cuModuleUnload_fn module_unload = nullptr;
   cuModuleGetFunction_fn module_get_function = nullptr;

@@ -262,6 +262,12 @@ void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack
   m_state->last_kernel = fn.name();
 }
 
+std::unique_ptr<StreamHold> CudaContext::hold_stream(double limit_s) {
+  if (!m_gate)
+    m_gate = std::make_unique<StreamGate>(m_state);
+  return m_gate->hold(limit_s);
+}
+
 void CudaContext::synchronize(std::optional<double> timeout_s) {
   m_state->make_current();
   DeviceOutputScope output(*m_state, CaptureFailure::raise); // the driver flushes printf here

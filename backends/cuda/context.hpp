@@ -3,6 +3,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cuda/context_state.hpp"
+#include "backends/cuda/stream_hold.hpp"
 
 namespace gpurun::cuda {
 
@@ -28,6 +29,7 @@ public:
   void launch(Function& fn, const LaunchConfig& config, const ArgPack& args) override;
   void synchronize(std::optional<double> timeout_s = std::nullopt) override;
   [[nodiscard]] std::unique_ptr<Timer> create_timer() override;
+  [[nodiscard]] std::unique_ptr<StreamHold> hold_stream(double limit_s) override;
   [[nodiscard]] std::string compiler_id(const CompileOptions& options) const override;
 
   /// The target compile() uses when options.arch is empty: the device's sm_XX, or the newest
@@ -43,6 +45,7 @@ private:
 
   std::shared_ptr<ContextState> m_state;
   DeviceProperties m_properties;
+  std::unique_ptr<StreamGate> m_gate; ///< made by the first hold_stream()
 };
 
 } // namespace gpurun::cuda

@@ -106,6 +106,10 @@ static_assert(sizeof(void*) == 8, "the CUDA driver API is declared for 64-bit ho
   X(CU_STREAM_NON_BLOCKING, 0x1)
 #define GPURUN_CU_EVENT_FLAGS(X) X(CU_EVENT_DEFAULT, 0x0)
 
+// cuMemHostAlloc's flags (cuda.h defines them as macros).
+inline constexpr unsigned int CU_MEMHOSTALLOC_PORTABLE = 0x01;
+inline constexpr unsigned int CU_MEMHOSTALLOC_DEVICEMAP = 0x02;
+
 #define GPURUN_CU_ENUMERATOR(name, value) name = value,
 // Fixed underlying types so that any value the driver returns (including codes newer than this
 // list) is representable; the size matches cuda.h's enums, which is what the ABI depends on.
@@ -143,6 +147,9 @@ using cuMemcpyDtoHAsync_fn = CUresult (*)(void* dstHost, CUdeviceptr srcDevice,
                                           std::size_t ByteCount, CUstream hStream);
 using cuMemcpyDtoDAsync_fn = CUresult (*)(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                                           std::size_t ByteCount, CUstream hStream);
+using cuMemHostAlloc_fn = CUresult (*)(void** pp, std::size_t bytesize, unsigned int Flags);
+using cuMemHostGetDevicePointer_fn = CUresult (*)(CUdeviceptr* pdptr, void* p, unsigned int Flags);
+using cuMemFreeHost_fn = CUresult (*)(void* p);
 using cuMemsetD8Async_fn = CUresult (*)(CUdeviceptr dstDevice, unsigned char uc, std::size_t N,
                                         CUstream hStream);
 using cuModuleLoadDataEx_fn = CUresult (*)(CUmodule* module, const void* image,
@@ -200,6 +207,9 @@ using cuFuncGetParamInfo_fn = CUresult (*)(CUfunction func, std::size_t paramInd
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                                     \
   X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                     \
   X(cuMemsetD8Async, "cuMemsetD8Async")                                                            \
+  X(cuMemHostAlloc, "cuMemHostAlloc")                                                              \
+  X(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2")                                    \
+  X(cuMemFreeHost, "cuMemFreeHost")                                                                \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                                      \
   X(cuModuleUnload, "cuModuleUnload")                                                              \
   X(cuModuleGetFunction, "cuModuleGetFunction")                                                    \

@@ -1,0 +1,324 @@
+// `gpurun bench SUITE.json | KERNEL [flags]`: measure kernels (docs/bench.md).
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "app/command.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
+#include "bench/runner.hpp"
+#include "bench/suite.hpp"
+#include "output/printer.hpp"
+#include "pipeline/language.hpp"
+#include "pipeline/spec.hpp"
+#include "pipeline/target.hpp"
+
+namespace gpurun {
+
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct BenchCommandOptions {
+  std::string file;
+  std::vector<std::string> axes;
+  // The kernel-file form: the case's run-spec keys.
+  std::string kernel;
+  std::string grid;
+  std::string block;
+  std::string shared;
+  std::vector<std::string> args;
+  std::vector<std::string> globals;
+  std::vector<std::string> expects;
+  std::vector<std::string> defines;
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> opts;
+  std::string std_version;
+  std::string arch;
+  std::string compiler;
+  std::string bytes;
+  std::string flops;
+  // Where and how.
+  std::string backend = "auto";
+  int device = 0;
+  bool hot = false;
+  bool batch = false;
+  double max_noise_percent = 0.5;
+  std::size_t min_samples = 10;
+  double min_time_s = 0.5;
+  double timeout_s = 15;
+  std::size_t max_samples = 1'000'000;
+  double launch_timeout_s = 60;
+  bool interleave = false;
+  bool peak = false;
+  std::string filter;
+  bool list = false;
+  std::string json_file;
+  std::string csv_file;
+  std::string md_file;
+};
+
+// Flags that describe the kernel-file form's case; with a suite they would be ignored.
+constexpr const char* k_case_flags[] = {"--kernel", "--grid",  "--block",    "--shared",
+                                        "--arg",    "--global", "--expect",  "-D",
+                                        "-I",       "--opt",    "--std",     "--arch",
+                                        "--compiler", "--bytes", "--flops"};
+
+bool is_json_file(const std::string& path) {
+  return fs::path(path).extension() == ".json";
+}
+
+json case_from_flags(const CLI::App& cmd, const BenchCommandOptions& o) {
+  json doc{{"source", o.file}};
+  auto given = [&](const char* flag) { return cmd.count(flag) != 0; };
+  if (given("--kernel"))
+    doc["kernel"] = o.kernel;
+  if (given("--grid"))
+    doc["grid"] = o.grid;
+  if (given("--block"))
+    doc["block"] = o.block;
+  if (given("--shared"))
+    doc["shared_bytes"] = o.shared;
+  if (!o.args.empty())
+    doc["args"] = o.args;
+  if (!o.globals.empty())
+    doc["globals"] = o.globals;
+  if (!o.expects.empty()) {
+    json expect = json::object();
+    for (const auto& e : o.expects) {
+      const auto eq = e.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw usage_error(fmt::format("--expect '{}': expected NAME=VALUES", e));
+      expect[e.substr(0, eq)] = e.substr(eq + 1);
+    }
+    doc["expect"] = expect;
+  }
+  json compile = json::object();
+  if (!o.defines.empty())
+    compile["defines"] = o.defines;
+  if (!o.include_dirs.empty())
+    compile["include_dirs"] = o.include_dirs;
+  if (!o.opts.empty())
+    compile["options"] = o.opts;
+  if (given("--std"))
+    compile["std"] = o.std_version;
+  if (given("--arch"))
+    compile["arch"] = o.arch;
+  if (given("--compiler"))
+    compile["compiler"] = o.compiler;
+  if (!compile.empty())
+    doc["compile"] = compile;
+  if (given("--bytes"))
+    doc["bytes"] = o.bytes;
+  if (given("--flops"))
+    doc["flops"] = o.flops;
+  return doc;
+}
+
+bench::Suite load_suite(const CLI::App& cmd, const BenchCommandOptions& o) {
+  if (!is_json_file(o.file))
+    return bench::single_case_suite(case_from_flags(cmd, o), fs::path(o.file).stem().string(),
+                                    fs::current_path());
+  for (const char* flag : k_case_flags)
+    if (cmd.count(flag) != 0)
+      throw usage_error(fmt::format("{}: applies to a kernel file, not to {} (write it in the "
+                                    "suite's cases)",
+                                    flag, o.file));
+  const json doc = read_json_document(o.file, "suite");
+  if (doc.is_object() && doc.contains("cases"))
+    return bench::read_suite(o.file);
+  // A run spec: one case, its axes from -a.
+  std::error_code ec;
+  const fs::path dir = fs::absolute(o.file, ec).parent_path();
+  return bench::single_case_suite(doc, fs::path(o.file).stem().string(), dir);
+}
+
+std::string iso_date() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  std::array<char, 64> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%S%z", &local);
+  std::string s = text.data();
+  if (s.size() > 2)
+    s.insert(s.size() - 2, ":"); // +0000 → +00:00, as Google Benchmark writes it
+  return s;
+}
+
+std::string host_name() {
+  std::array<char, 256> name{};
+  if (gethostname(name.data(), name.size() - 1) != 0)
+    return "unknown";
+  return name.data();
+}
+
+/// A progress line on a terminal: rewritten in place at most ten times a second, cleared at the
+/// end; nothing when stderr is not a terminal.
+class ProgressLine {
+public:
+  ProgressLine() : m_enabled(isatty(STDERR_FILENO) == 1) {}
+  ~ProgressLine() { clear(); }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  void update(const bench::Progress& p) {
+    if (!m_enabled)
+      return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - m_last < std::chrono::milliseconds(100))
+      return;
+    m_last = now;
+    std::cerr << fmt::format("\r\033[K[{}/{}] {}: {} samples, noise {:.2f}%", p.index + 1,
+                             p.count, p.name, p.samples, 100 * p.noise)
+              << std::flush;
+    m_shown = true;
+  }
+  void clear() {
+    if (m_shown)
+      std::cerr << "\r\033[K" << std::flush;
+    m_shown = false;
+  }
+
+private:
+  bool m_enabled;
+  bool m_shown = false;
+  std::chrono::steady_clock::time_point m_last{};
+};
+
+void write_output(const std::string& path, OutputFormat format, const bench::BenchReport& report) {
+  if (path.empty())
+    return;
+  if (path == "-") {
+    make_printer(format)->print_bench(report);
+    return;
+  }
+  std::ostringstream text;
+  make_printer(format, text, std::cerr)->print_bench(report);
+  const std::string s = text.str();
+  write_file_atomic(path, std::span(reinterpret_cast<const std::byte*>(s.data()), s.size()));
+}
+
+void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, CommandEnv& env) {
+  if (!(o.max_noise_percent > 0))
+    throw usage_error(fmt::format("--max-noise {}: must be above 0 (a percentage)",
+                                  o.max_noise_percent));
+  if (o.min_samples < 2)
+    throw usage_error(fmt::format("--min-samples {}: must be at least 2", o.min_samples));
+  if (o.max_samples < o.min_samples)
+    throw usage_error(fmt::format("--max-samples {}: below --min-samples {}", o.max_samples,
+                                  o.min_samples));
+  if (o.hot && o.batch)
+    throw usage_error("--hot: conflicts with --batch (a batch is always hot)");
+  std::vector<bench::Axis> axes;
+  for (const auto& text : o.axes)
+    axes.push_back(bench::parse_axis(text, "-a"));
+  const bench::Suite suite = load_suite(cmd, o);
+  const std::vector<bench::BenchCase> cases = bench::expand(suite, axes, o.filter);
+  if (o.list) {
+    for (const auto& c : cases)
+      fmt::print("{}{}\n", c.name, c.error ? " (cannot run: " + *c.error + ")" : "");
+    return;
+  }
+
+  std::optional<Language> language;
+  for (const auto& c : cases)
+    if (!c.error) {
+      language = detect_language(c.request.source);
+      break;
+    }
+  const Target target = select_target(env.registry, {o.backend, o.device, language});
+
+  bench::BenchOptions options;
+  options.measure.cold = !o.hot;
+  options.measure.batch = o.batch;
+  options.measure.rules.max_noise = o.max_noise_percent / 100;
+  options.measure.rules.min_samples = o.min_samples;
+  options.measure.rules.min_time_s = o.min_time_s;
+  options.measure.rules.timeout_s = o.timeout_s;
+  options.measure.rules.max_samples = o.max_samples;
+  options.measure.launch_timeout_s = o.launch_timeout_s;
+  options.interleave = o.interleave;
+  options.peak = o.peak;
+  ProgressLine progress;
+  options.progress = [&progress](const bench::Progress& p) { progress.update(p); };
+
+  bench::BenchReport report = bench::run_bench(suite.name, cases, target, options);
+  progress.clear();
+  report.version = GPURUN_VERSION;
+  report.date = iso_date();
+  report.host_name = host_name();
+  const bool json_on_stdout = o.json_file == "-" || o.csv_file == "-" || o.md_file == "-";
+  if (!json_on_stdout)
+    make_printer(OutputFormat::human)->print_bench(report);
+  write_output(o.json_file, OutputFormat::json, report);
+  write_output(o.csv_file, OutputFormat::csv, report);
+  write_output(o.md_file, OutputFormat::md, report);
+  env.exit_code = report.failed() == 0 ? 0 : static_cast<int>(ExitCode::check_failed);
+}
+
+} // namespace
+
+void add_bench_command(CLI::App& app, CommandEnv& env) {
+  auto* cmd = app.add_subcommand(
+      "bench", "Measure kernels: a suite (SUITE.json) or one kernel file with its flags");
+  auto o = std::make_shared<BenchCommandOptions>();
+  cmd->add_option("file", o->file, "Suite (.json with \"cases\"), run spec (.json) or kernel file")
+      ->required();
+  cmd->add_option("-a,--axis", o->axes,
+                  "Axis: N=[1,2,3], N=[2:10:2], N[pow2]=[20:28], T=[float,double]; replaces a "
+                  "suite axis of the same name")
+      ->allow_extra_args(false);
+  cmd->add_option("--kernel,-k", o->kernel, "Kernel name (kernel file form)");
+  cmd->add_option("--grid,-g", o->grid, "Grid, may use axes: '(N+255)/256'");
+  cmd->add_option("--block,-b", o->block, "Block, may use axes");
+  cmd->add_option("--shared", o->shared, "Dynamic shared memory in bytes, may use axes");
+  cmd->add_option("--arg", o->args, "Kernel argument, may use axes: 'x=f32[N]:rand'")
+      ->allow_extra_args(false);
+  cmd->add_option("--global", o->globals, "Fill a module variable: NAME=SPEC")
+      ->allow_extra_args(false);
+  cmd->add_option("--expect", o->expects, "Check before timing: NAME=VALUES")
+      ->allow_extra_args(false);
+  cmd->add_option("-D", o->defines, "Preprocessor define NAME[=VALUE], may use axes")
+      ->allow_extra_args(false);
+  cmd->add_option("-I", o->include_dirs, "Include directory")->allow_extra_args(false);
+  cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);
+  cmd->add_option("--std", o->std_version, "Language standard");
+  cmd->add_option("--arch", o->arch, "Target architecture");
+  cmd->add_option("--compiler", o->compiler, "CUDA compiler: auto, nvrtc, clang");
+  cmd->add_option("--bytes", o->bytes, "Bytes moved per launch, may use axes: '3*N*4'");
+  cmd->add_option("--flops", o->flops, "Floating-point operations per launch: '2*N'");
+  cmd->add_option("--backend", o->backend, "auto|cuda|cpu");
+  cmd->add_option("--device", o->device, "Device index")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--hot", o->hot, "Do not flush L2 before each sample");
+  cmd->add_flag("--batch", o->batch, "Time back-to-back launches; per launch = total / count");
+  cmd->add_option("--max-noise", o->max_noise_percent,
+                  "Stop when the relative stdev is at most PCT percent (default 0.5)");
+  cmd->add_option("--min-samples", o->min_samples, "Samples before stopping (default 10)");
+  cmd->add_option("--min-time", o->min_time_s,
+                  "Seconds of measured kernel time before stopping (default 0.5)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--timeout", o->timeout_s, "Seconds of sampling per case at most (default 15)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-samples", o->max_samples, "Samples per case at most (default 1000000)");
+  cmd->add_option("--launch-timeout", o->launch_timeout_s,
+                  "Watchdog: give up on one launch after SEC seconds (default 60)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--interleave", o->interleave,
+                "Sample the cases round-robin, so slow drift spreads over all of them");
+  cmd->add_flag("--peak", o->peak,
+                "Measure the device's copy bandwidth first and show % of it per case");
+  cmd->add_option("--filter", o->filter, "Only cases whose name matches this regular expression");
+  cmd->add_flag("--list", o->list, "List the cases the suite expands to and exit");
+  cmd->add_option("--json", o->json_file,
+                  "Write Google Benchmark JSON with every sample to FILE ('-': stdout)");
+  cmd->add_option("--csv", o->csv_file, "Write CSV to FILE ('-': stdout)");
+  cmd->add_option("--md", o->md_file, "Write the Markdown table to FILE ('-': stdout)");
+  cmd->callback([cmd, o, &env] { run_bench_command(*cmd, *o, env); });
+}
+
+} // namespace gpurun

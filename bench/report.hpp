@@ -1,0 +1,62 @@
+#pragma once
+// What `gpurun bench` found: the context of the measurement and one result per case, with its
+// statistics and warnings. Printed by the output layer (Printer::print_bench) as a table, Google
+// Benchmark's JSON, CSV or Markdown.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/axes.hpp"
+#include "bench/measure.hpp"
+#include "bench/statistics.hpp"
+
+namespace gpurun::bench {
+
+struct CaseResult {
+  std::string name;      ///< "copy/N:1048576"
+  std::string case_name; ///< "copy"
+  AxisPoint point;
+  bool ok = false;
+  std::string reason; ///< why the case was skipped
+  Measurement measurement;
+  SampleSummary summary;                 ///< of measurement.samples_s
+  std::optional<SampleSummary> batch;    ///< of measurement.batch_samples_s
+  std::optional<double> bytes;           ///< per launch
+  std::optional<double> flops;           ///< per launch
+  std::optional<double> bandwidth_gbs;   ///< bytes / median
+  std::optional<double> peak_fraction;   ///< of the device's theoretical bandwidth
+  std::optional<double> measured_peak_fraction; ///< of `bench --peak`'s measured bandwidth
+  std::optional<double> gflops;          ///< flops / median
+  std::size_t outliers = 0;
+  std::vector<std::string> warnings;
+};
+
+struct BenchReport {
+  std::string suite;
+  std::string version; ///< gpurun's
+  std::string date;    ///< ISO 8601 with the UTC offset
+  std::string host_name;
+  std::string backend;
+  std::string device;
+  int device_index = 0;
+  std::string arch;
+  std::string driver_version;
+  std::size_t l2_bytes = 0;
+  double peak_bandwidth_gbs = 0; ///< theoretical; 0 when unknown
+  std::optional<double> measured_peak_gbs;
+  std::string mode; ///< "cold", "hot" or "batch"
+  StoppingRules rules;
+  std::string clocks; ///< "nvml" or "unavailable: <reason>"
+  std::vector<std::string> axis_names; ///< every axis of every case, in first-seen order
+  std::vector<CaseResult> cases;
+
+  [[nodiscard]] std::size_t failed() const {
+    std::size_t n = 0;
+    for (const auto& c : cases)
+      n += c.ok ? 0 : 1;
+    return n;
+  }
+};
+
+} // namespace gpurun::bench

@@ -1,0 +1,265 @@
+#include "bench/runner.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "pipeline/collect.hpp"
+#include "pipeline/execute.hpp"
+#include "pipeline/prepare.hpp"
+
+namespace gpurun::bench {
+
+namespace {
+
+// CUDA events resolve about half a microsecond; a median within two of that is mostly jitter.
+constexpr double k_timer_resolution_s = 0.5e-6;
+
+constexpr std::string_view k_peak_source = R"(
+extern "C" __global__ void gpurun_peak_copy(const float4* __restrict__ in,
+                                            float4* __restrict__ out, unsigned long long n) {
+  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i];
+}
+)";
+
+/// The device's context, the L2 flush buffer and the clock monitor, remade after a device fault
+/// (a faulted CUDA context refuses all further work).
+struct DeviceSession {
+  const Target& target;
+  bool cold;
+  std::shared_ptr<Context> context;
+  std::unique_ptr<Buffer> l2_flush;
+
+  DeviceSession(const Target& t, bool want_cold) : target(t), cold(want_cold) { reset(); }
+
+  void reset() {
+    l2_flush.reset();
+    context.reset();
+    context = target.device->create_context(ContextOptions{});
+    const std::size_t l2 = target.device->properties().l2_bytes;
+    // Twice the L2: writing the cache's own size can leave lines of the kernel's data in a
+    // partitioned L2.
+    if (cold && l2 > 0)
+      l2_flush = context->allocate(2 * l2);
+  }
+};
+
+bool is_device_failure(const Error& e) {
+  return e.code() == ExitCode::device || e.code() == ExitCode::timeout;
+}
+
+std::string first_failed_check(const RunOutcome& outcome) {
+  for (const auto& c : outcome.checks) {
+    if (c.passed)
+      continue;
+    if (!c.message.empty())
+      return fmt::format("check {} failed: {}", c.name, c.message);
+    return fmt::format("check {} failed: {} of {} elements differ", c.name, c.mismatches,
+                       c.compared);
+  }
+  return "a check failed";
+}
+
+/// A prepared and verified case, ready to sample.
+struct Prepared {
+  std::size_t index;
+  std::unique_ptr<PreparedRun> run;
+  std::unique_ptr<CaseSampler> sampler;
+};
+
+std::string percent(double v) {
+  return fmt::format("{:.1f}%", 100 * v);
+}
+
+} // namespace
+
+void annotate(CaseResult& r, const BenchReport& report, const MeasureOptions& options) {
+  const Measurement& m = r.measurement;
+  r.summary = summarize(m.samples_s);
+  if (!m.batch_samples_s.empty() && m.batch_launches > 0)
+    r.batch = summarize(m.batch_samples_s);
+  const double median_s = r.summary.median;
+  if (median_s > 0) {
+    if (r.bytes) {
+      r.bandwidth_gbs = *r.bytes / median_s / 1e9;
+      if (report.peak_bandwidth_gbs > 0)
+        r.peak_fraction = *r.bandwidth_gbs / report.peak_bandwidth_gbs;
+      if (report.measured_peak_gbs && *report.measured_peak_gbs > 0)
+        r.measured_peak_fraction = *r.bandwidth_gbs / *report.measured_peak_gbs;
+    }
+    if (r.flops)
+      r.gflops = *r.flops / median_s / 1e9;
+  }
+  r.outliers = outliers(m.samples_s).size();
+
+  if (!options.batch && median_s > 0 && median_s < 2 * k_timer_resolution_s)
+    r.warnings.push_back("too short to time reliably (median below twice the timer's 0.5 µs "
+                         "resolution), use --batch");
+  if (r.bandwidth_gbs && report.peak_bandwidth_gbs > 0 &&
+      *r.bandwidth_gbs > report.peak_bandwidth_gbs)
+    r.warnings.push_back(fmt::format("{:.0f} GB/s is above the device's {:.0f} GB/s: data likely "
+                                     "served from L2",
+                                     *r.bandwidth_gbs, report.peak_bandwidth_gbs));
+  if (r.outliers > 0)
+    r.warnings.push_back(fmt::format("{} statistical outlier{} (modified z-score above 3.5)",
+                                     r.outliers, r.outliers == 1 ? "" : "s"));
+  if (m.throttled_discarded > 0)
+    r.warnings.push_back(fmt::format("{} sample{} discarded: SM clock below {} of its default "
+                                     "({})",
+                                     m.throttled_discarded, m.throttled_discarded == 1 ? "" : "s",
+                                     percent(options.min_clock_share), m.throttle_reasons));
+  if (m.stop_reason == StopReason::timeout && r.summary.noise > options.rules.max_noise)
+    r.warnings.push_back(fmt::format("noise {} above --max-noise {} when --timeout ended it",
+                                     percent(r.summary.noise), percent(options.rules.max_noise)));
+}
+
+BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase>& cases,
+                      const Target& target, const BenchOptions& options) {
+  const DeviceProperties& props = target.device->properties();
+  BenchReport report;
+  report.suite = suite_name;
+  report.backend = target.backend_name();
+  report.device = props.name;
+  report.device_index = target.device_index;
+  report.arch = props.arch;
+  report.driver_version = props.driver_version;
+  report.l2_bytes = props.l2_bytes;
+  report.peak_bandwidth_gbs = props.memory_bandwidth_gbs;
+  report.mode = options.measure.batch ? "batch" : options.measure.cold ? "cold" : "hot";
+  report.rules = options.measure.rules;
+  for (const auto& c : cases)
+    for (const auto& [name, value] : c.point)
+      if (std::find(report.axis_names.begin(), report.axis_names.end(), name) ==
+          report.axis_names.end())
+        report.axis_names.push_back(name);
+
+  std::string why_no_clocks;
+  std::unique_ptr<ClockMonitor> clocks = target.device->clock_monitor(why_no_clocks);
+  report.clocks = clocks ? "nvml" : "unavailable: " + why_no_clocks;
+
+  DeviceSession session(target, options.measure.cold && !options.measure.batch);
+  report.cases.resize(cases.size());
+  const std::size_t count = cases.size();
+
+  auto fail = [&](std::size_t i, const std::string& reason) {
+    report.cases[i].ok = false;
+    report.cases[i].reason = reason;
+  };
+  // Prepares and verifies case i; nullopt (the case marked skipped) when it cannot run.
+  auto prepare_case = [&](std::size_t i) -> std::optional<Prepared> {
+    const BenchCase& c = cases[i];
+    CaseResult& r = report.cases[i];
+    r.name = c.name;
+    r.case_name = c.case_name;
+    r.point = c.point;
+    r.bytes = c.bytes;
+    r.flops = c.flops;
+    if (c.error) {
+      fail(i, *c.error);
+      return std::nullopt;
+    }
+    try {
+      auto run = std::make_unique<PreparedRun>(prepare_in(c.request, target, session.context));
+      execute(*run, options.measure.launch_timeout_s);
+      if (!c.request.expects.empty()) {
+        collect(*run, c.request);
+        if (run->outcome.status != "ok") {
+          fail(i, first_failed_check(run->outcome));
+          return std::nullopt;
+        }
+      }
+      auto sampler = std::make_unique<CaseSampler>(*run, options.measure, session.l2_flush.get(),
+                                                   clocks.get());
+      return Prepared{i, std::move(run), std::move(sampler)};
+    } catch (const Error& e) {
+      fail(i, e.what());
+      if (is_device_failure(e))
+        session.reset();
+      return std::nullopt;
+    }
+  };
+  auto finish_case = [&](Prepared& p) {
+    CaseResult& r = report.cases[p.index];
+    r.ok = true;
+    r.measurement = p.sampler->finish();
+    annotate(r, report, options.measure);
+  };
+  auto step = [&](Prepared& p) -> bool {
+    try {
+      p.sampler->step();
+      if (options.progress)
+        options.progress({p.index, count, cases[p.index].name, p.sampler->samples(),
+                          p.sampler->noise()});
+      return true;
+    } catch (const Error& e) {
+      fail(p.index, e.what());
+      if (is_device_failure(e))
+        session.reset();
+      return false;
+    }
+  };
+
+  if (options.peak) {
+    const bool gpu = props.l2_bytes > 0;
+    const std::size_t bytes =
+        gpu ? std::min<std::size_t>(std::size_t{1} << 30, props.total_memory / 8)
+            : std::size_t{4} << 20;
+    const std::size_t n = bytes / 16;
+    BenchCase peak;
+    peak.name = peak.case_name = "peak_copy";
+    peak.request.source = "peak_copy.cu";
+    peak.request.source_text = std::string(k_peak_source);
+    peak.request.kernel = "gpurun_peak_copy";
+    peak.request.grid = Dim3{static_cast<std::uint32_t>((n + 255) / 256), 1, 1};
+    peak.request.block = Dim3{256, 1, 1};
+    peak.request.args = {fmt::format("in=u8[{}]:1", bytes), fmt::format("out=u8[{}]:0", bytes),
+                         fmt::format("n={}", n)};
+    std::vector<BenchCase> one{peak};
+    BenchOptions peak_options = options;
+    peak_options.peak = false;
+    peak_options.interleave = false;
+    peak_options.progress = nullptr;
+    const BenchReport measured = run_bench("peak", one, target, peak_options);
+    if (!measured.cases.empty() && measured.cases[0].ok && measured.cases[0].summary.median > 0)
+      report.measured_peak_gbs = 2.0 * static_cast<double>(bytes) /
+                                 measured.cases[0].summary.median / 1e9;
+  }
+
+  if (!options.interleave) {
+    for (std::size_t i = 0; i < count; ++i) {
+      auto p = prepare_case(i);
+      if (!p)
+        continue;
+      bool alive = true;
+      while (alive && !p->sampler->done())
+        alive = step(*p);
+      if (alive)
+        finish_case(*p);
+    }
+    return report;
+  }
+
+  std::vector<Prepared> active;
+  for (std::size_t i = 0; i < count; ++i)
+    if (auto p = prepare_case(i))
+      active.push_back(std::move(*p));
+  while (!active.empty()) {
+    for (auto it = active.begin(); it != active.end();) {
+      if (!step(*it)) {
+        it = active.erase(it);
+      } else if (it->sampler->done()) {
+        finish_case(*it);
+        it = active.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  return report;
+}
+
+} // namespace gpurun::bench

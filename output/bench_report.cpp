@@ -1,0 +1,322 @@
+#include "output/bench_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace gpurun {
+
+namespace {
+
+using nlohmann::ordered_json;
+using bench::BenchReport;
+using bench::CaseResult;
+
+std::string axis_value(const CaseResult& c, const std::string& axis) {
+  for (const auto& [name, value] : c.point)
+    if (name == axis)
+      return value;
+  return "";
+}
+
+std::string fixed(std::optional<double> v, int digits) {
+  return v ? fmt::format("{:.{}f}", *v, digits) : std::string();
+}
+
+std::string percent(std::optional<double> v) {
+  return v ? fmt::format("{:.1f}%", 100 * *v) : std::string();
+}
+
+ordered_json optional_number(std::optional<double> v) {
+  return v ? ordered_json(*v) : ordered_json();
+}
+
+// Markdown cells must not carry '|' or line breaks.
+std::string cell(std::string text) {
+  for (char& ch : text)
+    if (ch == '|' || ch == '\n')
+      ch = ch == '|' ? '/' : ' ';
+  return text;
+}
+
+// Characters as a terminal shows them: UTF-8 continuation bytes take no column ("µs").
+std::size_t display_width(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(
+      text.begin(), text.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xc0) != 0x80; }));
+}
+
+struct Column {
+  std::string title;
+  bool right = true;
+  std::vector<std::string> cells;
+};
+
+std::string render_table(const std::vector<Column>& columns, std::size_t rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& c : columns) {
+    std::size_t w = c.title.size();
+    for (const auto& text : c.cells)
+      w = std::max(w, display_width(text));
+    widths.push_back(std::max<std::size_t>(w, 3));
+  }
+  auto pad = [](const std::string& text, std::size_t width, bool right) {
+    const std::size_t w = display_width(text);
+    const std::string fill(width > w ? width - w : 0, ' ');
+    return right ? fill + text : text + fill;
+  };
+  std::string out = "|";
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    out += " " + pad(columns[i].title, widths[i], columns[i].right) + " |";
+  out += "\n|";
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    out += columns[i].right ? " " + std::string(widths[i] - 1, '-') + ": |"
+                            : " :" + std::string(widths[i] - 1, '-') + " |";
+  out += "\n";
+  for (std::size_t r = 0; r < rows; ++r) {
+    out += "|";
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      out += " " + pad(columns[i].cells[r], widths[i], columns[i].right) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+bool any_of_cases(const BenchReport& report, bool (*has)(const CaseResult&)) {
+  return std::any_of(report.cases.begin(), report.cases.end(), has);
+}
+
+ordered_json case_json(const CaseResult& c, const BenchReport& report) {
+  const auto& m = c.measurement;
+  ordered_json axes = ordered_json::object();
+  for (const auto& [name, value] : c.point)
+    axes[name] = value;
+  ordered_json g{{"case", c.case_name}, {"axes", axes}, {"status", c.ok ? "ok" : "skipped"}};
+  if (!c.ok) {
+    g["reason"] = c.reason;
+    return g;
+  }
+  g["samples_s"] = m.samples_s;
+  g["median_s"] = c.summary.median;
+  g["mean_s"] = c.summary.mean;
+  g["min_s"] = c.summary.min;
+  g["max_s"] = c.summary.max;
+  g["stdev_s"] = c.summary.stdev;
+  g["noise"] = c.summary.noise;
+  g["stop_reason"] = std::string(bench::to_string(m.stop_reason));
+  g["batch_s"] = c.batch ? ordered_json(c.batch->median) : ordered_json();
+  g["batch_launches"] = m.batch_launches;
+  g["batch_samples_s"] = m.batch_samples_s;
+  g["throttled_discarded"] = m.throttled_discarded;
+  if (m.clocks)
+    g["sm_clock_mhz"] = {{"min", m.clocks->min_mhz},
+                         {"mean", m.clocks->mean_mhz},
+                         {"default", m.clocks->default_mhz}};
+  g["energy_j"] = optional_number(m.energy_j);
+  g["power_w"] = optional_number(m.power_w);
+  g["bytes"] = optional_number(c.bytes);
+  g["flops"] = optional_number(c.flops);
+  g["bandwidth_gbs"] = optional_number(c.bandwidth_gbs);
+  g["peak_fraction"] = optional_number(c.peak_fraction);
+  g["measured_peak_fraction"] = optional_number(c.measured_peak_fraction);
+  g["gflops"] = optional_number(c.gflops);
+  g["outliers"] = c.outliers;
+  g["wall_s"] = m.wall_s;
+  g["warnings"] = c.warnings;
+  g["device"] = report.device;
+  g["device_index"] = report.device_index;
+  g["host_name"] = report.host_name;
+  return g;
+}
+
+} // namespace
+
+std::string format_duration(double s) {
+  const double a = std::fabs(s);
+  if (a == 0)
+    return "0 s";
+  if (a < 1e-6)
+    return fmt::format("{:.4g} ns", s * 1e9);
+  if (a < 1e-3)
+    return fmt::format("{:.4g} µs", s * 1e6);
+  if (a < 1)
+    return fmt::format("{:.4g} ms", s * 1e3);
+  return fmt::format("{:.4g} s", s);
+}
+
+std::string bench_markdown(const BenchReport& report) {
+  const auto& cases = report.cases;
+  std::vector<Column> columns;
+  auto add = [&](std::string title, bool right, auto&& value) {
+    Column c{std::move(title), right, {}};
+    for (const auto& r : cases)
+      c.cells.push_back(cell(value(r)));
+    columns.push_back(std::move(c));
+  };
+  add("case", false, [](const CaseResult& c) { return c.case_name; });
+  for (const auto& axis : report.axis_names)
+    add(axis, true, [&](const CaseResult& c) { return axis_value(c, axis); });
+  add("samples", true, [](const CaseResult& c) {
+    return c.ok ? std::to_string(c.summary.count) : std::string("skipped");
+  });
+  auto time = [](double bench::SampleSummary::*field) {
+    return [field](const CaseResult& c) {
+      return c.ok ? format_duration(c.summary.*field) : std::string();
+    };
+  };
+  add("median", true, time(&bench::SampleSummary::median));
+  add("min", true, time(&bench::SampleSummary::min));
+  add("max", true, time(&bench::SampleSummary::max));
+  add("noise", true, [](const CaseResult& c) {
+    return c.ok ? fmt::format("{:.2f}%", 100 * c.summary.noise) : std::string();
+  });
+  if (any_of_cases(report, [](const CaseResult& c) { return c.batch.has_value(); }))
+    add("batch", true, [](const CaseResult& c) {
+      return c.batch ? format_duration(c.batch->median) : std::string();
+    });
+  if (any_of_cases(report, [](const CaseResult& c) { return c.bandwidth_gbs.has_value(); })) {
+    add("GB/s", true, [](const CaseResult& c) { return fixed(c.bandwidth_gbs, 1); });
+    if (report.peak_bandwidth_gbs > 0)
+      add("% peak", true, [](const CaseResult& c) { return percent(c.peak_fraction); });
+    if (report.measured_peak_gbs)
+      add("% measured", true,
+          [](const CaseResult& c) { return percent(c.measured_peak_fraction); });
+  }
+  if (any_of_cases(report, [](const CaseResult& c) { return c.gflops.has_value(); }))
+    add("GFLOP/s", true, [](const CaseResult& c) { return fixed(c.gflops, 1); });
+  add("stop", false, [](const CaseResult& c) {
+    return c.ok ? std::string(bench::to_string(c.measurement.stop_reason)) : std::string();
+  });
+  add("warnings", false, [](const CaseResult& c) {
+    if (!c.ok)
+      return "skipped: " + c.reason;
+    return c.warnings.empty() ? std::string()
+                              : fmt::format("{}", fmt::join(c.warnings, "; "));
+  });
+  return render_table(columns, cases.size());
+}
+
+ordered_json bench_json(const BenchReport& report) {
+  ordered_json gpurun{{"version", report.version},
+                      {"suite", report.suite},
+                      {"backend", report.backend},
+                      {"device", report.device},
+                      {"device_index", report.device_index},
+                      {"arch", report.arch},
+                      {"driver_version", report.driver_version},
+                      {"l2_bytes", report.l2_bytes},
+                      {"peak_bandwidth_gbs", report.peak_bandwidth_gbs},
+                      {"measured_peak_gbs", optional_number(report.measured_peak_gbs)},
+                      {"mode", report.mode},
+                      {"max_noise", report.rules.max_noise},
+                      {"min_samples", report.rules.min_samples},
+                      {"min_time_s", report.rules.min_time_s},
+                      {"timeout_s", report.rules.timeout_s},
+                      {"clocks", report.clocks}};
+  ordered_json context{{"date", report.date},
+                       {"host_name", report.host_name},
+                       {"executable", "gpurun"},
+                       {"num_cpus", 1},
+                       {"mhz_per_cpu", 0},
+                       {"cpu_scaling_enabled", false},
+                       {"caches", ordered_json::array()},
+                       {"library_build_type", "release"},
+                       {"library_version", "gpurun " + report.version},
+                       {"json_schema_version", 1},
+                       {"gpurun", gpurun}};
+  ordered_json benchmarks = ordered_json::array();
+  for (std::size_t i = 0; i < report.cases.size(); ++i) {
+    const CaseResult& c = report.cases[i];
+    ordered_json b{{"name", c.name},
+                   {"family_index", i},
+                   {"per_family_instance_index", 0},
+                   {"run_name", c.name},
+                   {"run_type", "iteration"},
+                   {"repetitions", 1},
+                   {"repetition_index", 0},
+                   {"threads", 1}};
+    if (!c.ok) {
+      b["error_occurred"] = true;
+      b["error_message"] = c.reason;
+      b["iterations"] = 0;
+      b["real_time"] = 0;
+      b["cpu_time"] = 0;
+      b["time_unit"] = "us";
+      b["gpurun"] = case_json(c, report);
+      benchmarks.push_back(std::move(b));
+      continue;
+    }
+    b["iterations"] = c.summary.count;
+    b["real_time"] = c.summary.median * 1e6;
+    b["cpu_time"] = c.summary.median * 1e6;
+    b["time_unit"] = "us";
+    if (c.bytes && c.summary.median > 0)
+      b["bytes_per_second"] = *c.bytes / c.summary.median;
+    if (c.flops && c.summary.median > 0)
+      b["items_per_second"] = *c.flops / c.summary.median;
+    b["gpurun"] = case_json(c, report);
+    benchmarks.push_back(std::move(b));
+    // The aggregates Google Benchmark writes for a run with repetitions.
+    const std::pair<const char*, double> aggregates[] = {
+        {"mean", c.summary.mean * 1e6},
+        {"median", c.summary.median * 1e6},
+        {"stddev", c.summary.stdev * 1e6},
+        {"cv", c.summary.noise}};
+    for (const auto& [name, value] : aggregates) {
+      const bool cv = std::string_view(name) == "cv";
+      benchmarks.push_back({{"name", fmt::format("{}_{}", c.name, name)},
+                            {"family_index", i},
+                            {"per_family_instance_index", 0},
+                            {"run_name", c.name},
+                            {"run_type", "aggregate"},
+                            {"repetitions", c.summary.count},
+                            {"threads", 1},
+                            {"aggregate_name", name},
+                            {"aggregate_unit", cv ? "percentage" : "time"},
+                            {"iterations", c.summary.count},
+                            {"real_time", value},
+                            {"cpu_time", value},
+                            {"time_unit", "us"}});
+    }
+  }
+  return {{"context", context}, {"benchmarks", benchmarks}};
+}
+
+std::string bench_csv(const BenchReport& report) {
+  std::string out = "name,case";
+  for (const auto& axis : report.axis_names)
+    out += "," + axis;
+  out += ",status,samples,median_s,mean_s,min_s,max_s,stdev_s,noise,batch_s,bandwidth_gbs,"
+         "peak_fraction,gflops,stop_reason,throttled_discarded,reason\n";
+  auto quoted = [](const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos)
+      return text;
+    std::string q = "\"";
+    for (char ch : text)
+      q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  };
+  auto number = [](std::optional<double> v) {
+    return v ? fmt::format("{:.9g}", *v) : std::string();
+  };
+  for (const auto& c : report.cases) {
+    out += quoted(c.name) + "," + quoted(c.case_name);
+    for (const auto& axis : report.axis_names)
+      out += "," + quoted(axis_value(c, axis));
+    if (!c.ok) {
+      out += ",skipped,0,,,,,,,,,,,,0," + quoted(c.reason) + "\n";
+      continue;
+    }
+    const auto& s = c.summary;
+    out += fmt::format(",ok,{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},{},{},{},{},{},{},{}\n",
+                       s.count, s.median, s.mean, s.min, s.max, s.stdev, s.noise,
+                       number(c.batch ? std::optional(c.batch->median) : std::nullopt),
+                       number(c.bandwidth_gbs), number(c.peak_fraction), number(c.gflops),
+                       bench::to_string(c.measurement.stop_reason),
+                       c.measurement.throttled_discarded,
+                       quoted(fmt::format("{}", fmt::join(c.warnings, "; "))));
+  }
+  return out;
+}
+
+} // namespace gpurun
