@@ -10,6 +10,7 @@
 
 #include "backends/backend.hpp"
 #include "bench/stopping.hpp"
+#include "pipeline/execute.hpp"
 #include "pipeline/prepare.hpp"
 
 namespace gpurun::bench {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -47,6 +48,22 @@ struct DeviceSession {
       l2_flush = context->allocate(2 * l2);
   }
 };
+
+// One line for a table cell: the message's first line, and for a compile error the first line of
+// the log that says "error" (the rest is in the JSON report's reason).
+std::string reason_of(const Error& e) {
+  std::string text = e.what();
+  std::string first = text.substr(0, text.find('\n'));
+  if (const auto* compile = dynamic_cast<const CompileError*>(&e)) {
+    std::istringstream log(compile->log());
+    for (std::string line; std::getline(log, line);)
+      if (line.find("error") != std::string::npos) {
+        first += ": " + line;
+        break;
+      }
+  }
+  return first;
+}
 
 bool is_device_failure(const Error& e) {
   return e.code() == ExitCode::device || e.code() == ExitCode::timeout;
@@ -176,7 +193,7 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
                                                    clocks.get());
       return Prepared{i, std::move(run), std::move(sampler)};
     } catch (const Error& e) {
-      fail(i, e.what());
+      fail(i, reason_of(e));
       if (is_device_failure(e))
         session.reset();
       return std::nullopt;
@@ -196,7 +213,7 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
                           p.sampler->noise()});
       return true;
     } catch (const Error& e) {
-      fail(p.index, e.what());
+      fail(p.index, reason_of(e));
       if (is_device_failure(e))
         session.reset();
       return false;

@@ -20,8 +20,15 @@ std::string axis_value(const CaseResult& c, const std::string& axis) {
   return "";
 }
 
-std::string fixed(std::optional<double> v, int digits) {
-  return v ? fmt::format("{:.{}f}", *v, digits) : std::string();
+// Throughput with three significant digits, without exponents: 4123, 41.2, 0.0123.
+std::string throughput(std::optional<double> v) {
+  if (!v)
+    return {};
+  if (*v >= 100)
+    return fmt::format("{:.0f}", *v);
+  if (*v >= 10)
+    return fmt::format("{:.1f}", *v);
+  return fmt::format("{:.3g}", *v);
 }
 
 std::string percent(std::optional<double> v) {
@@ -62,21 +69,21 @@ std::string render_table(const std::vector<Column>& columns, std::size_t rows) {
   }
   auto pad = [](const std::string& text, std::size_t width, bool right) {
     const std::size_t w = display_width(text);
-    const std::string fill(width > w ? width - w : 0, ' ');
+    const std::string fill = fmt::format("{:{}}", "", width > w ? width - w : 0);
     return right ? fill + text : text + fill;
   };
   std::string out = "|";
   for (std::size_t i = 0; i < columns.size(); ++i)
-    out += " " + pad(columns[i].title, widths[i], columns[i].right) + " |";
+    out += fmt::format(" {} |", pad(columns[i].title, widths[i], columns[i].right));
   out += "\n|";
   for (std::size_t i = 0; i < columns.size(); ++i)
-    out += columns[i].right ? " " + std::string(widths[i] - 1, '-') + ": |"
-                            : " :" + std::string(widths[i] - 1, '-') + " |";
+    out += columns[i].right ? fmt::format(" {:-<{}}: |", "", widths[i] - 1)
+                            : fmt::format(" :{:-<{}} |", "", widths[i] - 1);
   out += "\n";
   for (std::size_t r = 0; r < rows; ++r) {
     out += "|";
     for (std::size_t i = 0; i < columns.size(); ++i)
-      out += " " + pad(columns[i].cells[r], widths[i], columns[i].right) + " |";
+      out += fmt::format(" {} |", pad(columns[i].cells[r], widths[i], columns[i].right));
     out += "\n";
   }
   return out;
@@ -175,7 +182,7 @@ std::string bench_markdown(const BenchReport& report) {
       return c.batch ? format_duration(c.batch->median) : std::string();
     });
   if (any_of_cases(report, [](const CaseResult& c) { return c.bandwidth_gbs.has_value(); })) {
-    add("GB/s", true, [](const CaseResult& c) { return fixed(c.bandwidth_gbs, 1); });
+    add("GB/s", true, [](const CaseResult& c) { return throughput(c.bandwidth_gbs); });
     if (report.peak_bandwidth_gbs > 0)
       add("% peak", true, [](const CaseResult& c) { return percent(c.peak_fraction); });
     if (report.measured_peak_gbs)
@@ -183,7 +190,7 @@ std::string bench_markdown(const BenchReport& report) {
           [](const CaseResult& c) { return percent(c.measured_peak_fraction); });
   }
   if (any_of_cases(report, [](const CaseResult& c) { return c.gflops.has_value(); }))
-    add("GFLOP/s", true, [](const CaseResult& c) { return fixed(c.gflops, 1); });
+    add("GFLOP/s", true, [](const CaseResult& c) { return throughput(c.gflops); });
   add("stop", false, [](const CaseResult& c) {
     return c.ok ? std::string(bench::to_string(c.measurement.stop_reason)) : std::string();
   });
@@ -285,7 +292,7 @@ ordered_json bench_json(const BenchReport& report) {
 std::string bench_csv(const BenchReport& report) {
   std::string out = "name,case";
   for (const auto& axis : report.axis_names)
-    out += "," + axis;
+    out += fmt::format(",{}", axis);
   out += ",status,samples,median_s,mean_s,min_s,max_s,stdev_s,noise,batch_s,bandwidth_gbs,"
          "peak_fraction,gflops,stop_reason,throttled_discarded,reason\n";
   auto quoted = [](const std::string& text) {
@@ -300,11 +307,11 @@ std::string bench_csv(const BenchReport& report) {
     return v ? fmt::format("{:.9g}", *v) : std::string();
   };
   for (const auto& c : report.cases) {
-    out += quoted(c.name) + "," + quoted(c.case_name);
+    out += fmt::format("{},{}", quoted(c.name), quoted(c.case_name));
     for (const auto& axis : report.axis_names)
-      out += "," + quoted(axis_value(c, axis));
+      out += fmt::format(",{}", quoted(axis_value(c, axis)));
     if (!c.ok) {
-      out += ",skipped,0,,,,,,,,,,,,0," + quoted(c.reason) + "\n";
+      out += fmt::format(",skipped,0,,,,,,,,,,,,0,{}\n", quoted(c.reason));
       continue;
     }
     const auto& s = c.summary;
