@@ -1,0 +1,88 @@
+#!/bin/bash
+# `gpurun bench` against independent references on an NVIDIA GPU (docs/bench.md, "Measured"):
+#   1. the median of a 1 GiB float4 copy next to cupyx.profiler.benchmark of the same kernel;
+#   2. the run-to-run variation of that median over 5 runs;
+#   3. --batch per launch of an empty kernel next to a raw cuLaunchKernel loop (gpu_tests);
+#   4. the bundled stream suite's bandwidth, and the suite's overhead (wall / sampling time).
+# Usage: BUILD=build scripts/bench-gpu-check.sh [OUTDIR]; prints a table last.
+set -u
+cd "$(dirname "$0")/.."
+OUT=${1:-/tmp/gpurun-bench-gpu}
+mkdir -p "$OUT"
+BUILD=${BUILD:-build}
+G=$PWD/$BUILD/gpurun
+N=$((1 << 26)) # float4 elements: 1 GiB per buffer
+copy_args=(tests/data/bench/copy_float4.cu --kernel copy4 --backend cuda --grid $((N / 256))
+  --block 256 --arg "in=f32[$((4 * N))]:1" --arg "out=f32[$((4 * N))]:0" --arg "n=$N"
+  --bytes "$((32 * N))")
+
+for i in 1 2 3 4 5; do
+  "$G" bench "${copy_args[@]}" --json "$OUT/copy_$i.json" >"$OUT/copy_$i.txt" 2>&1
+done
+"$G" bench "${copy_args[@]}" --batch --json "$OUT/copy_batch.json" >"$OUT/copy_batch.txt" 2>&1
+
+python3 - "$N" "$OUT" <<'PY' >"$OUT/cupy.txt" 2>&1
+import sys
+import cupy as cp
+from cupyx.profiler import benchmark
+n, out = int(sys.argv[1]), sys.argv[2]
+src = open("tests/data/bench/copy_float4.cu").read()
+k = cp.RawKernel(src, "copy4")
+a = cp.ones(4 * n, dtype=cp.float32)
+b = cp.zeros(4 * n, dtype=cp.float32)
+r = benchmark(lambda: k((n // 256,), (256,), (a, b, cp.uint64(n))), n_repeat=500, n_warmup=20)
+import numpy as np
+print("CUPY_MEDIAN_S", float(np.median(r.gpu_times[0])))
+PY
+
+"$BUILD"/tests/gpu_tests --gtest_filter='BenchGpuTest.*' >"$OUT/batch_vs_raw.txt" 2>&1
+"$G" bench tests/data/bench/copy_float4.cu --kernel empty_kernel --backend cuda --grid 1 \
+  --block 32 --batch --json "$OUT/empty_batch.json" >"$OUT/empty_batch.txt" 2>&1
+
+start=$(date +%s.%N)
+"$G" bench kernels/suites/stream.json --backend cuda --json "$OUT/stream.json" \
+  >"$OUT/stream.txt" 2>&1
+end=$(date +%s.%N)
+echo "$start $end" >"$OUT/stream_wall.txt"
+cat "$OUT/stream.txt"
+
+python3 - "$OUT" <<'PY'
+import json, statistics, sys
+out = sys.argv[1]
+def median_s(path):
+    d = json.load(open(path))
+    return [b for b in d["benchmarks"] if b["run_type"] == "iteration"][0]["gpurun"]["median_s"]
+rows = []
+meds = [median_s(f"{out}/copy_{i}.json") for i in range(1, 6)]
+cupy = float(open(f"{out}/cupy.txt").read().split("CUPY_MEDIAN_S")[1].split()[0])
+rows.append(("1 GiB float4 copy: gpurun median / CuPy median", f"{meds[0]*1e3:.4f} ms / {cupy*1e3:.4f} ms = {meds[0]/cupy:.4f} (goal within 1%)"))
+spread = (max(meds) - min(meds)) / statistics.median(meds)
+rows.append(("copy median over 5 runs: (max-min)/median", f"{spread*100:.2f}% (goal <= 1%)  " + ", ".join(f"{m*1e3:.4f}" for m in meds)))
+bw = 2 * 16 * (1 << 26) / meds[0] / 1e9
+rows.append(("copy bandwidth (read + write)", f"{bw:.0f} GB/s"))
+raw = [l for l in open(f"{out}/batch_vs_raw.txt") if l.startswith("BATCH_VS_RAW")]
+empty = json.load(open(f"{out}/empty_batch.json"))
+eb = [b for b in empty["benchmarks"] if b["run_type"] == "iteration"][0]["gpurun"]["median_s"]
+if raw:
+    _, batch_us, raw_us = raw[0].split()
+    rows.append(("empty kernel: bench --batch / raw cuLaunchKernel loop", f"{eb*1e6:.4f} us / {float(raw_us):.4f} us = {eb*1e6/float(raw_us):.4f} (goal within 5%)"))
+    rows.append(("empty kernel: execute_sample batch / raw loop", f"{float(batch_us):.4f} / {float(raw_us):.4f} = {float(batch_us)/float(raw_us):.4f}"))
+try:
+    s = json.load(open(f"{out}/stream.json"))
+    it = [b for b in s["benchmarks"] if b["run_type"] == "iteration"]
+    best = {}
+    for b in it:
+        g = b["gpurun"]
+        if g["status"] == "ok" and g.get("bandwidth_gbs"):
+            best[g["case"]] = max(best.get(g["case"], 0), g["bandwidth_gbs"])
+    for case, v in best.items():
+        rows.append((f"stream {case}: best GB/s", f"{v:.0f}" + (" (goal >= 4100)" if case == "copy" else "")))
+    start, end = map(float, open(f"{out}/stream_wall.txt").read().split())
+    sampling = sum(b["gpurun"].get("wall_s", 0) for b in it)
+    rows.append((f"stream suite ({len(it)} cases): wall / sampling time", f"{end-start:.2f} s / {sampling:.2f} s = {(end-start)/sampling:.3f} (goal <= 1.3)"))
+except Exception as e:
+    rows.append(("stream suite", f"FAILED: {e}"))
+print()
+for name, value in rows:
+    print(f"{name:<56} {value}")
+PY
