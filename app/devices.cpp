@@ -17,10 +17,15 @@ DevicesReport find_devices(const BackendRegistry& registry) {
   DevicesReport report;
   for (const auto& backend : registry.all()) {
     const ProbeResult probe = backend->probe();
-    BackendReport entry{backend->name(), probe.available, probe.reason, {}};
+    BackendReport entry{backend->name(), probe.available, probe.reason, {}, {}};
     if (probe.available) {
-      for (const auto& device : backend->devices())
+      for (const auto& device : backend->devices()) {
         entry.devices.push_back(device->properties());
+        if (backend->name() != "cuda")
+          continue;
+        std::string why_not;
+        entry.clocks.push_back(device->clock_monitor(why_not) ? "nvml" : "unavailable: " + why_not);
+      }
     }
     report.backends.push_back(std::move(entry));
   }

@@ -76,8 +76,11 @@ void HumanPrinter::do_print_devices(const DevicesReport& report) {
       continue;
     }
     fmt::print(out(), "{:<7} available, {} device(s)\n", backend.name, backend.devices.size());
-    for (std::size_t i = 0; i < backend.devices.size(); ++i)
+    for (std::size_t i = 0; i < backend.devices.size(); ++i) {
       print_device_line(out(), backend.name, i, backend.devices[i]);
+      if (i < backend.clocks.size())
+        fmt::print(out(), "    clocks: {}\n", backend.clocks[i]);
+    }
   }
   fmt::print(out(), "compilers (CUDA source)\n");
   for (const auto& c : report.compilers) {

@@ -91,8 +91,11 @@ void JsonPrinter::do_print_devices(const DevicesReport& report) {
     if (!backend.available)
       entry["reason"] = backend.reason;
     json devices = json::array();
-    for (std::size_t i = 0; i < backend.devices.size(); ++i)
+    for (std::size_t i = 0; i < backend.devices.size(); ++i) {
       devices.push_back(device_json(backend.devices[i], i));
+      if (i < backend.clocks.size())
+        devices.back()["clocks"] = backend.clocks[i];
+    }
     entry["devices"] = devices;
     backends.push_back(entry);
   }

@@ -29,6 +29,9 @@ struct BackendReport {
   bool available = false;
   std::string reason; ///< why it is unavailable
   std::vector<DeviceProperties> devices;
+  /// Per device, what benchmarks read its clocks with ("nvml") or "unavailable: <why>"; empty
+  /// where the backend has no clocks to watch (cpu).
+  std::vector<std::string> clocks;
 };
 
 /// `gpurun devices`: every backend built in, and the CUDA compilers as found at run time.

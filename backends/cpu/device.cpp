@@ -31,4 +31,9 @@ std::unique_ptr<Context> CpuDevice::create_context(const ContextOptions& options
   return std::make_unique<CpuContext>(options);
 }
 
+std::unique_ptr<ClockMonitor> CpuDevice::clock_monitor(std::string& why_not) {
+  why_not = "the CPU backend has no clocks to watch";
+  return nullptr;
+}
+
 } // namespace gpurun::cpu

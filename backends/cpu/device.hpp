@@ -9,6 +9,7 @@ public:
   CpuDevice();
   [[nodiscard]] const DeviceProperties& properties() const override { return m_properties; }
   [[nodiscard]] std::unique_ptr<Context> create_context(const ContextOptions& options) override;
+  [[nodiscard]] std::unique_ptr<ClockMonitor> clock_monitor(std::string& why_not) override;
 
 private:
   DeviceProperties m_properties;

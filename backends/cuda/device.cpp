@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "backends/cuda/clock_monitor.hpp"
 #include "backends/cuda/context.hpp"
 #include "backends/cuda/error.hpp"
 #include "backends/kit/cuda_arch.hpp"
@@ -79,6 +80,10 @@ std::unique_ptr<Context> CudaDevice::create_context(const ContextOptions& option
   auto state = std::make_shared<ContextState>(m_api, m_device);
   state->device_output = options.device_output;
   return std::make_unique<CudaContext>(std::move(state), m_properties);
+}
+
+std::unique_ptr<ClockMonitor> CudaDevice::clock_monitor(std::string& why_not) {
+  return open_clock_monitor(nvml(), m_properties.pci_bus_id, why_not);
 }
 
 } // namespace gpurun::cuda

@@ -20,6 +20,8 @@ public:
   CudaDevice(const DriverApi& api, CUdevice device);
   [[nodiscard]] const DeviceProperties& properties() const override { return m_properties; }
   [[nodiscard]] std::unique_ptr<Context> create_context(const ContextOptions& options) override;
+  /// Through NVML, found by the device's PCI bus id.
+  [[nodiscard]] std::unique_ptr<ClockMonitor> clock_monitor(std::string& why_not) override;
 
 private:
   const DriverApi& m_api;

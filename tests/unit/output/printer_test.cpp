@@ -86,8 +86,10 @@ DevicesReport two_backends() {
   p.arch = "sm_90";
   p.multiprocessors = 132;
   p.total_memory = std::uint64_t{80} << 30;
-  r.backends.push_back({"cuda", false, "libcuda.so.1 not found", {}});
-  r.backends.push_back({"cpu", true, "", {p}});
+  r.backends.push_back({"cuda", false, "libcuda.so.1 not found", {}, {}});
+  r.backends.push_back({"cpu", true, "", {p}, {}});
+  r.backends.push_back(
+      {"cuda", true, "", {p, p}, {"nvml", "unavailable: libnvidia-ml.so.1 not found"}});
   r.compilers.push_back({"nvrtc", true, "13.0", "/x/libnvrtc.so.13", ""});
   r.compilers.push_back({"clang", false, "", "", "clang not found"});
   r.chosen = r.compilers[0];
@@ -105,6 +107,14 @@ TEST(HumanPrinter, DevicesListBackendsDevicesAndCompilers) {
   EXPECT_NE(text.find("80.0 GiB"), std::string::npos) << text;
   EXPECT_NE(text.find("  clang  unavailable: clang not found\n"), std::string::npos) << text;
   EXPECT_NE(text.find(".cu files compile with nvrtc"), std::string::npos) << text;
+  // Clocks are named under the devices that have them, and only there.
+  EXPECT_NE(text.find("  cuda:0  Test GPU (sm_90, 132 SMs"), std::string::npos) << text;
+  EXPECT_NE(text.find("KiB opt-in)\n    clocks: nvml\n  cuda:1  Test GPU"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("KiB opt-in)\n    clocks: unavailable: libnvidia-ml.so.1 not found\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("clocks"), text.find("    clocks: nvml") + 4) << text;
 }
 
 TEST(JsonPrinter, DevicesDocument) {
@@ -113,6 +123,10 @@ TEST(JsonPrinter, DevicesDocument) {
   const auto j = nlohmann::json::parse(p.out.str());
   EXPECT_EQ(j.at("backends").at(0).at("reason"), "libcuda.so.1 not found");
   EXPECT_EQ(j.at("backends").at(1).at("devices").at(0).at("multiprocessors"), 132);
+  EXPECT_FALSE(j.at("backends").at(1).at("devices").at(0).contains("clocks"));
+  EXPECT_EQ(j.at("backends").at(2).at("devices").at(0).at("clocks"), "nvml");
+  EXPECT_EQ(j.at("backends").at(2).at("devices").at(1).at("clocks"),
+            "unavailable: libnvidia-ml.so.1 not found");
   EXPECT_EQ(j.at("compilers").at("selected"), "nvrtc");
   EXPECT_EQ(j.at("compilers").at("clang").at("available"), false);
 }
