@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "output/comparison_report.hpp"
 #include "output/run_report.hpp"
 #include "output/thread_report.hpp"
 #include "output/thread_rows.hpp"
@@ -110,6 +111,11 @@ void HumanPrinter::do_print_threads(const ThreadsReport& report) {
   write_rows(out(), *report.table, report.view);
   if (report.capture)
     out() << '\n' << format_capture(*report.capture);
+}
+
+// The Markdown table reads as well on a terminal as in a pull request.
+void HumanPrinter::do_print_comparison(const bench::ComparisonReport& report) {
+  out() << render_comparison_table(report);
 }
 
 } // namespace gpurun

@@ -15,6 +15,7 @@ protected:
   void do_print_devices(const DevicesReport& report) override;
   void do_print_compile(const CompileReport& report) override;
   void do_print_threads(const ThreadsReport& report) override;
+  void do_print_comparison(const bench::ComparisonReport& report) override;
 };
 
 } // namespace gpurun

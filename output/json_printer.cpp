@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "output/comparison_report.hpp"
 #include "output/error_report.hpp"
 #include "output/run_report.hpp"
 #include "output/thread_report.hpp"
@@ -119,6 +120,10 @@ void JsonPrinter::do_print_compile(const CompileReport& report) {
 
 void JsonPrinter::do_print_threads(const ThreadsReport& report) {
   write_json_document(out(), threads_document_head(report), *report.table, report.view);
+}
+
+void JsonPrinter::do_print_comparison(const bench::ComparisonReport& report) {
+  out() << dump_document(comparison_json(report)) << '\n';
 }
 
 } // namespace gpurun

@@ -36,6 +36,10 @@ void Printer::print_threads(const ThreadsReport& report) {
   do_print_threads(report);
 }
 
+void Printer::print_comparison(const bench::ComparisonReport& report) {
+  do_print_comparison(report);
+}
+
 void Printer::do_print_launch(const RunOutcome& /*outcome*/) {}
 
 void Printer::do_print_run(const RunOutcome& /*outcome*/, const RunView& /*view*/) {
@@ -54,6 +58,10 @@ void Printer::do_print_compile(const CompileReport& /*report*/) {
 
 void Printer::do_print_threads(const ThreadsReport& /*report*/) {
   unsupported("gpurun threads");
+}
+
+void Printer::do_print_comparison(const bench::ComparisonReport& /*report*/) {
+  unsupported("gpurun compare");
 }
 
 void Printer::unsupported(std::string_view what) const {

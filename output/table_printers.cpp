@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "output/comparison_report.hpp"
 #include "output/thread_report.hpp"
 #include "output/thread_rows.hpp"
 
@@ -18,6 +19,10 @@ void MarkdownPrinter::do_print_threads(const ThreadsReport& report) {
   write_rows(out(), *report.table, report.view);
   if (report.capture)
     out() << '\n' << markdown_list(format_capture(*report.capture));
+}
+
+void MarkdownPrinter::do_print_comparison(const bench::ComparisonReport& report) {
+  out() << render_comparison_table(report);
 }
 
 } // namespace gpurun

@@ -23,6 +23,7 @@ public:
 protected:
   /// The summary as a bullet list, the rows as a pipe table.
   void do_print_threads(const ThreadsReport& report) override;
+  void do_print_comparison(const bench::ComparisonReport& report) override;
 };
 
 } // namespace gpurun
