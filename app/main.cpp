@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
     gpurun::add_devices_command(app, env);
     gpurun::add_compile_command(app, env);
     gpurun::add_cache_command(app, env);
+    gpurun::add_compare_command(app, env);
 
     std::reverse(args.begin(), args.end()); // CLI11 takes a reversed vector
     try {

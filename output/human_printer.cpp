@@ -7,6 +7,7 @@
 #include <fmt/ostream.h>
 
 #include "output/bench_report.hpp"
+#include "output/comparison_report.hpp"
 #include "output/run_report.hpp"
 #include "output/thread_report.hpp"
 #include "output/thread_rows.hpp"
@@ -130,6 +131,11 @@ void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
   out() << '\n' << bench_markdown(report);
   if (const std::size_t failed = report.failed(); failed > 0)
     fmt::print(out(), "\n{} of {} cases skipped\n", failed, report.cases.size());
+}
+
+// The Markdown table reads as well on a terminal as in a pull request.
+void HumanPrinter::do_print_comparison(const bench::ComparisonReport& report) {
+  out() << render_comparison_table(report);
 }
 
 } // namespace gpurun

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "output/bench_report.hpp"
+#include "output/comparison_report.hpp"
 #include "output/error_report.hpp"
 #include "output/run_report.hpp"
 #include "output/thread_report.hpp"
@@ -127,6 +128,10 @@ void JsonPrinter::do_print_bench(const bench::BenchReport& report) {
 
 void JsonPrinter::do_print_threads(const ThreadsReport& report) {
   write_json_document(out(), threads_document_head(report), *report.table, report.view);
+}
+
+void JsonPrinter::do_print_comparison(const bench::ComparisonReport& report) {
+  out() << dump_document(comparison_json(report)) << '\n';
 }
 
 } // namespace gpurun

@@ -17,6 +17,7 @@ protected:
   void do_print_compile(const CompileReport& report) override;
   void do_print_threads(const ThreadsReport& report) override;
   void do_print_bench(const bench::BenchReport& report) override;
+  void do_print_comparison(const bench::ComparisonReport& report) override;
 };
 
 } // namespace gpurun

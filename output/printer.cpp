@@ -40,6 +40,10 @@ void Printer::print_bench(const bench::BenchReport& report) {
   do_print_bench(report);
 }
 
+void Printer::print_comparison(const bench::ComparisonReport& report) {
+  do_print_comparison(report);
+}
+
 void Printer::do_print_launch(const RunOutcome& /*outcome*/) {}
 
 void Printer::do_print_run(const RunOutcome& /*outcome*/, const RunView& /*view*/) {
@@ -62,6 +66,10 @@ void Printer::do_print_threads(const ThreadsReport& /*report*/) {
 
 void Printer::do_print_bench(const bench::BenchReport& /*report*/) {
   unsupported("gpurun bench");
+}
+
+void Printer::do_print_comparison(const bench::ComparisonReport& /*report*/) {
+  unsupported("gpurun compare");
 }
 
 void Printer::unsupported(std::string_view what) const {

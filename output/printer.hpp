@@ -15,6 +15,10 @@
 
 namespace gpurun {
 
+namespace bench {
+struct ComparisonReport;
+} // namespace bench
+
 class Printer {
 public:
   /// Reports go to `out`; `err` takes what a format keeps off its document (a CSV table's
@@ -34,6 +38,7 @@ public:
   void print_compile(const CompileReport& report);
   void print_threads(const ThreadsReport& report);
   void print_bench(const bench::BenchReport& report);
+  void print_comparison(const bench::ComparisonReport& report);
 
 protected:
   [[nodiscard]] std::ostream& out() { return m_out; }
@@ -46,6 +51,7 @@ protected:
   virtual void do_print_compile(const CompileReport& report);
   virtual void do_print_threads(const ThreadsReport& report);
   virtual void do_print_bench(const bench::BenchReport& report);
+  virtual void do_print_comparison(const bench::ComparisonReport& report);
 
   /// Throws usage Error: "--format csv: not available for <what>".
   [[noreturn]] void unsupported(std::string_view what) const;

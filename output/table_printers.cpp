@@ -3,6 +3,9 @@
 #include <ostream>
 
 #include "output/bench_report.hpp"
+}
+
+#include "output/comparison_report.hpp"
 #include "output/thread_report.hpp"
 #include "output/thread_rows.hpp"
 
@@ -27,6 +30,10 @@ void CsvPrinter::do_print_bench(const bench::BenchReport& report) {
 
 void MarkdownPrinter::do_print_bench(const bench::BenchReport& report) {
   out() << bench_markdown(report);
+}
+
+void MarkdownPrinter::do_print_comparison(const bench::ComparisonReport& report) {
+  out() << render_comparison_table(report);
 }
 
 } // namespace gpurun

@@ -25,6 +25,7 @@ protected:
   /// The summary as a bullet list, the rows as a pipe table.
   void do_print_threads(const ThreadsReport& report) override;
   void do_print_bench(const bench::BenchReport& report) override;
+  void do_print_comparison(const bench::ComparisonReport& report) override;
 };
 
 } // namespace gpurun

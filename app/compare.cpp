@@ -1,0 +1,70 @@
+// `gpurun compare BASELINE NEW`: the regression gate. Exit 1 only when some case is significantly
+// slower by more than the threshold; 2 when a file cannot be read (docs/compare.md).
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "app/command.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
+#include "bench/compare.hpp"
+#include "bench/result_file.hpp"
+#include "output/comparison_report.hpp"
+#include "output/printer.hpp"
+
+namespace gpurun {
+
+namespace {
+
+struct CompareArgs {
+  std::string baseline;
+  std::string fresh;
+  double alpha = 0.05;
+  double threshold_percent = 5;
+  bool json = false;
+  std::string md_file;
+};
+
+bench::CompareOptions validated_options(const CompareArgs& args) {
+  if (!std::isfinite(args.alpha) || args.alpha <= 0 || args.alpha >= 1)
+    throw usage_error(fmt::format("--alpha {}: must be between 0 and 1", args.alpha));
+  if (!std::isfinite(args.threshold_percent) || args.threshold_percent < 0)
+    throw usage_error(
+        fmt::format("--threshold {}: must be a percentage of 0 or more", args.threshold_percent));
+  return {args.alpha, args.threshold_percent / 100};
+}
+
+} // namespace
+
+void add_compare_command(CLI::App& app, CommandEnv& env) {
+  auto* cmd = app.add_subcommand(
+      "compare", "Compare two benchmark result files; exit 1 when a case got significantly slower");
+  auto args = std::make_shared<CompareArgs>();
+  cmd->add_option("BASELINE", args->baseline,
+                  "Results before the change (gpurun bench, Google Benchmark or nvbench JSON)")
+      ->required();
+  cmd->add_option("NEW", args->fresh, "Results after the change")->required();
+  cmd->add_option("--alpha", args->alpha,
+                  "Significance level of the Mann-Whitney U test (default 0.05)");
+  cmd->add_option("--threshold", args->threshold_percent,
+                  "Largest change of the median, in percent, that counts as the same (default 5)");
+  cmd->add_flag("--json", args->json, "Print the comparison as JSON");
+  cmd->add_option("--md", args->md_file, "Also write the Markdown table to FILE");
+  cmd->callback([args, &env] {
+    const auto options = validated_options(*args);
+    const auto baseline = bench::read_result_file(args->baseline);
+    const auto fresh = bench::read_result_file(args->fresh);
+    for (const auto* file : {&baseline, &fresh})
+      for (const auto& warning : file->warnings)
+        std::cerr << "gpurun: warning: " << warning << '\n';
+    const auto report = bench::compare_results(baseline, fresh, options);
+    if (!args->md_file.empty())
+      write_file_atomic(args->md_file, render_comparison_table(report));
+    make_printer(args->json ? OutputFormat::json : OutputFormat::human)->print_comparison(report);
+    env.exit_code = report.exit_code();
+  });
+}
+
+} // namespace gpurun

@@ -1,0 +1,74 @@
+#pragma once
+// `gpurun compare BASELINE NEW`: per case, the change of the median and a Mann–Whitney U test on
+// the samples, and a verdict. Only a significant slowdown beyond the threshold fails the gate.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/result_file.hpp"
+
+namespace gpurun::bench {
+
+struct CompareOptions {
+  double alpha = 0.05;     ///< significance level of the U test
+  double threshold = 0.05; ///< relative change of the median that matters (0.05 = 5%)
+};
+
+enum class Verdict { slower, faster, same, noisy, only_in_baseline, only_in_new, skipped };
+
+/// "slower", "faster", "same", "noisy", "only in baseline", "only in new", "skipped".
+[[nodiscard]] std::string_view to_string(Verdict verdict);
+/// The same with underscores, for JSON: "only_in_baseline".
+[[nodiscard]] std::string_view json_name(Verdict verdict);
+
+struct CaseComparison {
+  std::string name;
+  Verdict verdict = Verdict::same;
+  std::optional<double> baseline_median_s; ///< absent when the case has no time there
+  std::optional<double> new_median_s;
+  std::size_t baseline_samples = 0;
+  std::size_t new_samples = 0;
+  std::optional<double> change;  ///< new / baseline − 1, on the medians
+  std::optional<double> p_value; ///< two-sided U test, when both sides have samples
+  std::string reason;            ///< why a case was skipped
+};
+
+struct ComparisonSummary {
+  std::size_t slower = 0;
+  std::size_t faster = 0;
+  std::size_t same = 0;
+  std::size_t noisy = 0;
+  std::size_t only_in_baseline = 0;
+  std::size_t only_in_new = 0;
+  std::size_t skipped = 0;
+};
+
+struct ComparisonReport {
+  std::string baseline_file;
+  std::string new_file;
+  ResultFormat baseline_format = ResultFormat::gpurun;
+  ResultFormat new_format = ResultFormat::gpurun;
+  CompareOptions options;
+  /// Cases of the baseline in its order (with those only there), then those only in the new file.
+  std::vector<CaseComparison> cases;
+
+  [[nodiscard]] ComparisonSummary summary() const;
+  /// 1 when some case is slower, 0 otherwise (docs/exit-codes.md).
+  [[nodiscard]] int exit_code() const;
+};
+
+/// The verdict for one case from its change and p-value: "same" when |change| ≤ threshold;
+/// beyond it "slower"/"faster" when p < alpha, "noisy" when not significant or when either side
+/// has fewer than two samples (`p_value` absent).
+[[nodiscard]] Verdict decide(double change, std::optional<double> p_value,
+                             const CompareOptions& options);
+
+[[nodiscard]] CaseComparison compare_case(const CaseResult& baseline, const CaseResult& fresh,
+                                          const CompareOptions& options);
+
+[[nodiscard]] ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& fresh,
+                                               const CompareOptions& options);
+
+} // namespace gpurun::bench

@@ -1,0 +1,46 @@
+#pragma once
+// Statistics of benchmark samples: pure functions on vectors, shared by the measurement loop, its
+// report and `gpurun compare`.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace gpurun::bench {
+
+struct SampleSummary {
+  std::size_t count = 0;
+  double mean = 0;
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  double stdev = 0; ///< sample standard deviation (n − 1); 0 below two samples
+  double noise = 0; ///< stdev / mean; 0 when the mean is 0
+  double mad = 0;   ///< median absolute deviation from the median, unscaled
+};
+
+/// Every field of the summary; an empty span gives all zeros.
+[[nodiscard]] SampleSummary summarize(std::span<const double> samples);
+
+/// The middle value, or the mean of the two middle values; 0 for no values.
+[[nodiscard]] double median(std::vector<double> values);
+
+/// Indices of outliers by the modified z-score 0.6745·|x − median| / MAD > threshold (Iglewicz
+/// and Hoaglin, as hyperfine uses), in increasing order. MAD 0 → none.
+[[nodiscard]] std::vector<std::size_t> outliers(std::span<const double> samples,
+                                                double threshold = 3.5);
+
+struct MannWhitney {
+  double u = 0;       ///< U of the first sample: pairs (a, b) with a > b, ties counting 1/2
+  double p_value = 1; ///< two-sided
+  bool exact = false; ///< from the exact distribution rather than the normal approximation
+};
+
+/// Two-sided Mann–Whitney U test; exact distribution for small samples without ties (n_a · n_b
+/// ≤ k_exact_mann_whitney_pairs), normal approximation with tie and continuity correction
+/// otherwise. Either sample empty, or all values equal → p = 1.
+[[nodiscard]] MannWhitney mann_whitney_u(std::span<const double> a, std::span<const double> b);
+
+/// Above this many pairs the exact distribution costs more than it adds over the approximation.
+inline constexpr std::size_t k_exact_mann_whitney_pairs = 10'000;
+
+} // namespace gpurun::bench

@@ -1,0 +1,26 @@
+#pragma once
+// `gpurun compare`'s report as text (an aligned Markdown table and a one-line summary, for the
+// terminal and for --md) and as a JSON document.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/compare.hpp"
+
+namespace gpurun {
+
+/// "12.35 us": three to four significant digits in ns, us, ms or s.
+[[nodiscard]] std::string format_seconds(double seconds);
+
+/// "2 slower, 1 faster, 5 same, 0 noisy; 1 only in baseline" (the part after ';' lists only
+/// what there is: only in baseline, only in new, skipped).
+[[nodiscard]] std::string summary_line(const bench::ComparisonReport& report);
+
+/// The table (case, baseline median, new median, change, p-value, verdict), columns padded to
+/// line up, then the summary line.
+[[nodiscard]] std::string render_comparison_table(const bench::ComparisonReport& report);
+
+/// {"baseline", "new", "alpha", "threshold", "cases": [...], "summary": {...}, "exit_code"}.
+[[nodiscard]] nlohmann::ordered_json comparison_json(const bench::ComparisonReport& report);
+
+} // namespace gpurun

@@ -1,0 +1,113 @@
+// End-to-end: `gpurun compare` gates on a significant regression (exit 1), passes otherwise
+// (exit 0), and names the file and field of a file it cannot use (exit 2).
+#include <fstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.hpp"
+
+namespace gpurun::test {
+namespace {
+
+using nlohmann::json;
+
+/// A gpurun bench file: each case with `count` samples of `seconds` ± 1% in a fixed pattern.
+std::filesystem::path write_results(const std::filesystem::path& dir, const std::string& file,
+                                    const std::vector<std::pair<std::string, double>>& cases,
+                                    std::size_t count = 20) {
+  json benchmarks = json::array();
+  for (const auto& [name, seconds] : cases) {
+    json samples = json::array();
+    for (std::size_t i = 0; i < count; ++i)
+      samples.push_back(seconds * (1 + 0.01 * (static_cast<double>(i % 5) - 2) / 2));
+    benchmarks.push_back({{"name", name},
+                          {"run_name", name},
+                          {"run_type", "iteration"},
+                          {"iterations", count},
+                          {"real_time", seconds * 1e6},
+                          {"time_unit", "us"},
+                          {"gpurun", {{"case", name}, {"status", "ok"}, {"samples_s", samples}}}});
+  }
+  const auto path = dir / file;
+  std::ofstream(path)
+      << json{{"context", {{"gpurun", {{"suite", "stream"}}}}}, {"benchmarks", benchmarks}}.dump(2);
+  return path;
+}
+
+TEST(CompareE2E, RegressionFailsTheGate) {
+  const auto dir = temp_dir();
+  write_results(dir, "base.json", {{"copy/N:1024", 10e-6}, {"triad/N:1024", 20e-6}});
+  write_results(dir, "new.json", {{"copy/N:1024", 11e-6}, {"triad/N:1024", 20e-6}});
+  const auto r = run_gpurun("compare base.json new.json", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("| case "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| copy/N:1024  |    10 us | 11 us | +10.00% | <0.0001 | slower  |"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("slower"), std::string::npos);
+  EXPECT_NE(r.out.find("1 slower, 0 faster, 1 same, 0 noisy\n"), std::string::npos) << r.out;
+}
+
+TEST(CompareE2E, ImprovementAndUnchangedPass) {
+  const auto dir = temp_dir();
+  write_results(dir, "base.json", {{"copy", 10e-6}, {"scale", 10e-6}, {"gone", 1e-6}});
+  write_results(dir, "new.json", {{"copy", 8e-6}, {"scale", 10.1e-6}, {"added", 1e-6}});
+  const auto r = run_gpurun("compare base.json new.json", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("faster"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 slower, 1 faster, 1 same, 0 noisy; 1 only in baseline, 1 only in new"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(CompareE2E, ThresholdFlagIsPercent) {
+  const auto dir = temp_dir();
+  write_results(dir, "base.json", {{"copy", 10e-6}});
+  write_results(dir, "new.json", {{"copy", 11e-6}});
+  EXPECT_EQ(run_gpurun("compare base.json new.json --threshold 15", dir).exit_code, 0);
+  EXPECT_EQ(run_gpurun("compare base.json new.json --threshold 5", dir).exit_code, 1);
+}
+
+TEST(CompareE2E, JsonOnStdoutAndMarkdownFile) {
+  const auto dir = temp_dir();
+  write_results(dir, "base.json", {{"copy", 10e-6}});
+  write_results(dir, "new.json", {{"copy", 11e-6}});
+  const auto r = run_gpurun("compare base.json new.json --json --md table.md", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto doc = json::parse(r.out);
+  EXPECT_EQ(doc["exit_code"], 1);
+  EXPECT_EQ(doc["cases"][0]["verdict"], "slower");
+  EXPECT_EQ(doc["summary"]["slower"], 1);
+  std::ifstream md(dir / "table.md");
+  const std::string table((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(table.rfind("| case ", 0), 0u) << table;
+  EXPECT_NE(table.find("slower"), std::string::npos) << table;
+}
+
+TEST(CompareE2E, UnusableFilesExitTwoNamingFileAndField) {
+  const auto dir = temp_dir();
+  write_results(dir, "base.json", {{"copy", 10e-6}});
+  std::ofstream(dir / "bad.json") << R"({"benchmarks": [{"name": "copy", "gpurun": {}}]})";
+  auto r = run_gpurun("compare base.json bad.json", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpurun: error: bad.json: benchmarks[0].gpurun.samples_s: missing\n");
+  EXPECT_TRUE(r.out.empty()) << r.out;
+
+  r = run_gpurun("compare base.json missing.json", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpurun: error: missing.json: cannot be read\n");
+
+  r = run_gpurun("compare base.json missing.json --json", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(json::parse(r.out)["error"]["category"], "usage");
+
+  r = run_gpurun("compare base.json base.json --alpha 1.5", dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--alpha"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace gpurun::test
