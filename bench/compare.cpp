@@ -50,7 +50,7 @@ Verdict decide(double change, std::optional<double> p_value, const CompareOption
   return change > 0 ? Verdict::slower : Verdict::faster;
 }
 
-CaseComparison compare_case(const CaseResult& baseline, const CaseResult& fresh,
+CaseComparison compare_case(const StoredCase& baseline, const StoredCase& fresh,
                             const CompareOptions& options) {
   CaseComparison c;
   c.name = baseline.name;
@@ -62,7 +62,7 @@ CaseComparison compare_case(const CaseResult& baseline, const CaseResult& fresh,
     c.new_median_s = median(fresh.samples_s);
   if (baseline.skipped || fresh.skipped || !c.baseline_median_s || !c.new_median_s) {
     c.verdict = Verdict::skipped;
-    const CaseResult& which = baseline.skipped ? baseline : fresh;
+    const StoredCase& which = baseline.skipped ? baseline : fresh;
     c.reason = fmt::format("{}: {}", baseline.skipped ? "baseline" : "new",
                            which.reason.empty() ? "no samples" : which.reason);
     return c;
@@ -84,7 +84,7 @@ CaseComparison compare_case(const CaseResult& baseline, const CaseResult& fresh,
 namespace {
 
 /// A case found in one file only: its median on its side, nothing to compare.
-CaseComparison one_sided(const CaseResult& found, Verdict verdict) {
+CaseComparison one_sided(const StoredCase& found, Verdict verdict) {
   CaseComparison c;
   c.name = found.name;
   c.verdict = verdict;
@@ -113,7 +113,7 @@ ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& f
   report.new_format = fresh.format;
   report.options = options;
 
-  std::unordered_map<std::string, const CaseResult*> in_new;
+  std::unordered_map<std::string, const StoredCase*> in_new;
   for (const auto& c : fresh.cases)
     in_new.emplace(c.name, &c);
   std::unordered_set<std::string> in_baseline;

@@ -65,7 +65,7 @@ struct ComparisonReport {
 [[nodiscard]] Verdict decide(double change, std::optional<double> p_value,
                              const CompareOptions& options);
 
-[[nodiscard]] CaseComparison compare_case(const CaseResult& baseline, const CaseResult& fresh,
+[[nodiscard]] CaseComparison compare_case(const StoredCase& baseline, const StoredCase& fresh,
                                           const CompareOptions& options);
 
 [[nodiscard]] ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& fresh,

@@ -32,22 +32,22 @@ const json* member(const json& object, const char* key) {
 /// Cases by name in the order first seen; entries of one name add to the same case.
 class CaseCollector {
 public:
-  CaseResult& operator[](const std::string& name) {
+  StoredCase& operator[](const std::string& name) {
     const auto [it, added] = m_index.try_emplace(name, m_cases.size());
     if (added)
-      m_cases.push_back(CaseResult{name, {}, false, {}});
+      m_cases.push_back(StoredCase{name, {}, false, {}});
     return m_cases[it->second];
   }
   void skip(const std::string& name, std::string reason) {
-    CaseResult& c = (*this)[name];
+    StoredCase& c = (*this)[name];
     c.skipped = true;
     if (c.reason.empty())
       c.reason = std::move(reason);
   }
-  [[nodiscard]] std::vector<CaseResult> take() { return std::move(m_cases); }
+  [[nodiscard]] std::vector<StoredCase> take() { return std::move(m_cases); }
 
 private:
-  std::vector<CaseResult> m_cases;
+  std::vector<StoredCase> m_cases;
   std::unordered_map<std::string, std::size_t> m_index;
 };
 
@@ -103,7 +103,7 @@ private:
 
 // ---- gpurun bench ------------------------------------------------------------------------------
 
-std::vector<CaseResult> parse_gpurun(std::string_view label, const json& benchmarks) {
+std::vector<StoredCase> parse_gpurun(std::string_view label, const json& benchmarks) {
   CaseCollector cases;
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     const Fields entry(label, benchmarks[i], fmt::format("benchmarks[{}]", i));
@@ -122,7 +122,7 @@ std::vector<CaseResult> parse_gpurun(std::string_view label, const json& benchma
       invalid(label, g.field("samples_s"), "missing");
     if (!samples->is_array())
       invalid(label, g.field("samples_s"), "expected an array of seconds");
-    CaseResult& c = cases[name];
+    StoredCase& c = cases[name];
     for (std::size_t k = 0; k < samples->size(); ++k) {
       if (!(*samples)[k].is_number())
         invalid(label, fmt::format("{}[{}]", g.field("samples_s"), k), "expected a number");
@@ -149,7 +149,7 @@ double seconds_per_unit(std::string_view label, const Fields& entry) {
   invalid(label, entry.field("time_unit"), fmt::format("unknown unit \"{}\"", unit));
 }
 
-std::vector<CaseResult> parse_google_benchmark(std::string_view label, const json& benchmarks) {
+std::vector<StoredCase> parse_google_benchmark(std::string_view label, const json& benchmarks) {
   CaseCollector cases;
   // Aggregates stand in for a case only when it has no iteration entries (a run with
   // --benchmark_report_aggregates_only); the median is preferred to the mean.
@@ -299,7 +299,7 @@ std::vector<double> read_float32_file(const std::filesystem::path& path, std::in
   return values;
 }
 
-std::vector<CaseResult> parse_nvbench(std::string_view label, const json& benchmarks,
+std::vector<StoredCase> parse_nvbench(std::string_view label, const json& benchmarks,
                                       const std::filesystem::path& folder,
                                       std::vector<std::string>& warnings) {
   // Sample files first (cold measurements, then CPU-only benchmarks); otherwise one value.
@@ -326,7 +326,7 @@ std::vector<CaseResult> parse_nvbench(std::string_view label, const json& benchm
         continue;
       }
       const Summaries summaries(label, state);
-      CaseResult& c = cases[name];
+      StoredCase& c = cases[name];
       for (const char* tag : sample_file_tags) {
         const auto file = summaries.value(tag, "filename");
         if (!file)

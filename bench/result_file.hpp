@@ -17,7 +17,7 @@ enum class ResultFormat { gpurun, google_benchmark, nvbench };
 /// "gpurun", "google-benchmark", "nvbench".
 [[nodiscard]] std::string_view to_string(ResultFormat format);
 
-struct CaseResult {
+struct StoredCase {
   std::string name;
   std::vector<double> samples_s; ///< in file order; empty for a skipped case
   bool skipped = false;
@@ -27,7 +27,7 @@ struct CaseResult {
 struct ResultFile {
   std::string label; ///< the path as given, for messages
   ResultFormat format = ResultFormat::gpurun;
-  std::vector<CaseResult> cases; ///< in file order, one per name
+  std::vector<StoredCase> cases; ///< in file order, one per name
   /// What was read with less than every sample (an nvbench sample file that could not be read).
   std::vector<std::string> warnings;
 };

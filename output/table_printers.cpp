@@ -3,8 +3,6 @@
 #include <ostream>
 
 #include "output/bench_report.hpp"
-}
-
 #include "output/comparison_report.hpp"
 #include "output/thread_report.hpp"
 #include "output/thread_rows.hpp"
