@@ -48,6 +48,7 @@ struct BenchCommandOptions {
   int device = 0;
   bool hot = false;
   bool batch = false;
+  bool no_hold = false;
   double max_noise_percent = 0.5;
   std::size_t min_samples = 10;
   double min_time_s = 0.5;
@@ -236,6 +237,7 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   bench::BenchOptions options;
   options.measure.cold = !o.hot;
   options.measure.batch = o.batch;
+  options.measure.hold = !o.no_hold;
   options.measure.rules.max_noise = o.max_noise_percent / 100;
   options.measure.rules.min_samples = o.min_samples;
   options.measure.rules.min_time_s = o.min_time_s;
@@ -296,6 +298,8 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--device", o->device, "Device index")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--hot", o->hot, "Do not flush L2 before each sample");
   cmd->add_flag("--batch", o->batch, "Time back-to-back launches; per launch = total / count");
+  cmd->add_flag("--no-hold", o->no_hold,
+                "Do not hold the stream while enqueueing: the launch latency is then timed too");
   cmd->add_option("--max-noise", o->max_noise_percent,
                   "Stop when the relative stdev is at most PCT percent (default 0.5)");
   cmd->add_option("--min-samples", o->min_samples, "Samples before stopping (default 10)");

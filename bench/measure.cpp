@@ -66,7 +66,7 @@ void CaseSampler::step() {
     }
     value = sample({nullptr, false, m_result.batch_launches, m_options.launch_timeout_s});
   } else {
-    value = sample({m_l2_flush, true, 1, m_options.launch_timeout_s});
+    value = sample({m_l2_flush, m_options.hold, 1, m_options.launch_timeout_s});
   }
 
   bool keep = true;

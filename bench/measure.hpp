@@ -18,6 +18,9 @@ namespace gpurun::bench {
 struct MeasureOptions {
   bool cold = true;   ///< flush L2 before each sample (--hot: false)
   bool batch = false; ///< --batch: the batch measurement is the case's result
+  /// Hold the stream while enqueueing a cold or hot sample (--no-hold: the launch latency is then
+  /// inside the timed interval, as in a plain event-timed loop).
+  bool hold = true;
   StoppingRules rules;
   /// A batch sample launches the kernel back to back for about this long.
   double batch_target_s = 0.01;

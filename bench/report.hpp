@@ -46,6 +46,7 @@ struct BenchReport {
   double peak_bandwidth_gbs = 0; ///< theoretical; 0 when unknown
   std::optional<double> measured_peak_gbs;
   std::string mode; ///< "cold", "hot" or "batch"
+  bool hold = true; ///< samples were taken behind a stream hold
   StoppingRules rules;
   std::string clocks; ///< "nvml" or "unavailable: <reason>"
   std::vector<std::string> axis_names; ///< every axis of every case, in first-seen order

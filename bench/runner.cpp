@@ -17,6 +17,8 @@ namespace {
 
 // CUDA events resolve about half a microsecond; a median within two of that is mostly jitter.
 constexpr double k_timer_resolution_s = 0.5e-6;
+// Outliers beyond this share of the samples earn a warning.
+constexpr double k_outlier_share = 0.01;
 
 constexpr std::string_view k_peak_source = R"(
 extern "C" __global__ void gpurun_peak_copy(const float4* __restrict__ in,
@@ -121,9 +123,14 @@ void annotate(CaseResult& r, const BenchReport& report, const MeasureOptions& op
     r.warnings.push_back(fmt::format("{:.0f} GB/s is above the device's {:.0f} GB/s: data likely "
                                      "served from L2",
                                      *r.bandwidth_gbs, report.peak_bandwidth_gbs));
-  if (r.outliers > 0)
-    r.warnings.push_back(fmt::format("{} statistical outlier{} (modified z-score above 3.5)",
-                                     r.outliers, r.outliers == 1 ? "" : "s"));
+  // A few outliers are the normal tail of kernel timings; many say something disturbed the run.
+  if (r.summary.count > 0 &&
+      static_cast<double>(r.outliers) > k_outlier_share * static_cast<double>(r.summary.count))
+    r.warnings.push_back(fmt::format("{} statistical outliers, {:.1f}% of the samples (modified "
+                                     "z-score above 3.5)",
+                                     r.outliers,
+                                     100.0 * static_cast<double>(r.outliers) /
+                                         static_cast<double>(r.summary.count)));
   if (m.throttled_discarded > 0)
     r.warnings.push_back(fmt::format("{} sample{} discarded: SM clock below {} of its default "
                                      "({})",
@@ -148,6 +155,7 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
   report.peak_bandwidth_gbs = props.memory_bandwidth_gbs;
   report.mode = options.measure.batch ? "batch" : options.measure.cold ? "cold" : "hot";
   report.rules = options.measure.rules;
+  report.hold = options.measure.hold && !options.measure.batch;
   for (const auto& c : cases)
     for (const auto& [name, value] : c.point)
       if (std::find(report.axis_names.begin(), report.axis_names.end(), name) ==

@@ -215,6 +215,7 @@ ordered_json bench_json(const BenchReport& report) {
                       {"peak_bandwidth_gbs", report.peak_bandwidth_gbs},
                       {"measured_peak_gbs", optional_number(report.measured_peak_gbs)},
                       {"mode", report.mode},
+                      {"hold", report.hold},
                       {"max_noise", report.rules.max_noise},
                       {"min_samples", report.rules.min_samples},
                       {"min_time_s", report.rules.min_time_s},

@@ -50,8 +50,7 @@ double execute_sample(PreparedRun& run, Timer& timer, const SampleMethod& method
   constexpr double k_hold_limit_s = 30;
   std::unique_ptr<StreamHold> hold = method.hold ? context.hold_stream(k_hold_limit_s) : nullptr;
   timer.start();
-  for (int i = 0; i < method.launches; ++i)
-    context.launch(*run.function, run.outcome.launch, run.args);
+  context.launch_repeated(*run.function, run.outcome.launch, run.args, method.launches);
   timer.stop();
   if (hold)
     hold->release();

@@ -209,6 +209,11 @@ std::unique_ptr<Module> CudaContext::load(const CompileResult& compiled) {
 }
 
 void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack& args) {
+  launch_repeated(fn, config, args, 1);
+}
+
+void CudaContext::launch_repeated(Function& fn, const LaunchConfig& config, const ArgPack& args,
+                                  int count) {
   auto* function = dynamic_cast<CudaFunction*>(&fn);
   if (function == nullptr)
     throw usage_error(fmt::format("kernel '{}' was not loaded by the cuda backend", fn.name()));
@@ -245,10 +250,12 @@ void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack
   std::optional<DeviceOutputScope> output;
   if (m_state->launch_blocking)
     output.emplace(*m_state, CaptureFailure::raise);
-  const CUresult r = m_state->api.launch_kernel(
-      function->handle(), config.grid.x, config.grid.y, config.grid.z, config.block.x,
-      config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes), m_state->stream,
-      pointers.empty() ? nullptr : pointers.data(), nullptr);
+  CUresult r = CUDA_SUCCESS;
+  for (int i = 0; i < count && r == CUDA_SUCCESS; ++i)
+    r = m_state->api.launch_kernel(function->handle(), config.grid.x, config.grid.y,
+                                   config.grid.z, config.block.x, config.block.y, config.block.z,
+                                   static_cast<unsigned>(config.shared_bytes), m_state->stream,
+                                   pointers.empty() ? nullptr : pointers.data(), nullptr);
   output.reset();
   if (r != CUDA_SUCCESS) {
     // A fault reported here belongs to an earlier kernel, still named in last_kernel.

@@ -27,6 +27,8 @@ public:
   [[nodiscard]] std::unique_ptr<Module> load(const CompileResult& compiled) override;
 
   void launch(Function& fn, const LaunchConfig& config, const ArgPack& args) override;
+  void launch_repeated(Function& fn, const LaunchConfig& config, const ArgPack& args,
+                       int count) override;
   void synchronize(std::optional<double> timeout_s = std::nullopt) override;
   [[nodiscard]] std::unique_ptr<Timer> create_timer() override;
   [[nodiscard]] std::unique_ptr<StreamHold> hold_stream(double limit_s) override;
