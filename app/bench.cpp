@@ -65,10 +65,9 @@ struct BenchCommandOptions {
 };
 
 // Flags that describe the kernel-file form's case; with a suite they would be ignored.
-constexpr const char* k_case_flags[] = {"--kernel", "--grid",  "--block",    "--shared",
-                                        "--arg",    "--global", "--expect",  "-D",
-                                        "-I",       "--opt",    "--std",     "--arch",
-                                        "--compiler", "--bytes", "--flops"};
+constexpr const char* k_case_flags[] = {
+    "--kernel", "--grid", "--block", "--shared", "--arg",      "--global", "--expect", "-D",
+    "-I",       "--opt",  "--std",   "--arch",   "--compiler", "--bytes",  "--flops"};
 
 bool is_json_file(const std::string& path) {
   return fs::path(path).extension() == ".json";
@@ -174,8 +173,8 @@ public:
     if (now - m_last < std::chrono::milliseconds(100))
       return;
     m_last = now;
-    std::cerr << fmt::format("\r\033[K[{}/{}] {}: {} samples, noise {:.2f}%", p.index + 1,
-                             p.count, p.name, p.samples, 100 * p.noise)
+    std::cerr << fmt::format("\r\033[K[{}/{}] {}: {} samples, noise {:.2f}%", p.index + 1, p.count,
+                             p.name, p.samples, 100 * p.noise)
               << std::flush;
     m_shown = true;
   }
@@ -206,13 +205,13 @@ void write_output(const std::string& path, OutputFormat format, const bench::Ben
 
 void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, CommandEnv& env) {
   if (!(o.max_noise_percent > 0))
-    throw usage_error(fmt::format("--max-noise {}: must be above 0 (a percentage)",
-                                  o.max_noise_percent));
+    throw usage_error(
+        fmt::format("--max-noise {}: must be above 0 (a percentage)", o.max_noise_percent));
   if (o.min_samples < 2)
     throw usage_error(fmt::format("--min-samples {}: must be at least 2", o.min_samples));
   if (o.max_samples < o.min_samples)
-    throw usage_error(fmt::format("--max-samples {}: below --min-samples {}", o.max_samples,
-                                  o.min_samples));
+    throw usage_error(
+        fmt::format("--max-samples {}: below --min-samples {}", o.max_samples, o.min_samples));
   if (o.hot && o.batch)
     throw usage_error("--hot: conflicts with --batch (a batch is always hot)");
   std::vector<bench::Axis> axes;

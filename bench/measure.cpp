@@ -71,8 +71,8 @@ void CaseSampler::step() {
 
   bool keep = true;
   if (m_clocks != nullptr && m_result.clocks &&
-      (m_last_clock_read_s < 0 || m_result.wall_s - m_last_clock_read_s >= k_clock_read_interval_s ||
-       m_throttled)) {
+      (m_last_clock_read_s < 0 ||
+       m_result.wall_s - m_last_clock_read_s >= k_clock_read_interval_s || m_throttled)) {
     m_last_clock_read_s = m_result.wall_s;
     const ClockReading reading = m_clocks->read();
     ClockSummary& c = *m_result.clocks;
@@ -80,15 +80,14 @@ void CaseSampler::step() {
     m_clock_sum += reading.sm_clock_mhz;
     ++c.readings;
     c.mean_mhz = m_clock_sum / static_cast<double>(c.readings);
-    m_throttled = c.default_mhz > 0 &&
-                  reading.sm_clock_mhz < m_options.min_clock_share * c.default_mhz;
+    m_throttled =
+        c.default_mhz > 0 && reading.sm_clock_mhz < m_options.min_clock_share * c.default_mhz;
     if (m_throttled) {
       keep = false;
       ++m_result.throttled_discarded;
       const std::string reasons = m_clocks->describe(reading.throttle_reasons);
       if (m_result.throttle_reasons.find(reasons) == std::string::npos)
-        m_result.throttle_reasons +=
-            (m_result.throttle_reasons.empty() ? "" : "; ") + reasons;
+        m_result.throttle_reasons += (m_result.throttle_reasons.empty() ? "" : "; ") + reasons;
       std::this_thread::sleep_for(k_throttle_pause);
     }
   }

@@ -20,14 +20,14 @@ struct CaseResult {
   bool ok = false;
   std::string reason; ///< why the case was skipped
   Measurement measurement;
-  SampleSummary summary;                 ///< of measurement.samples_s
-  std::optional<SampleSummary> batch;    ///< of measurement.batch_samples_s
-  std::optional<double> bytes;           ///< per launch
-  std::optional<double> flops;           ///< per launch
-  std::optional<double> bandwidth_gbs;   ///< bytes / median
-  std::optional<double> peak_fraction;   ///< of the device's theoretical bandwidth
+  SampleSummary summary;                        ///< of measurement.samples_s
+  std::optional<SampleSummary> batch;           ///< of measurement.batch_samples_s
+  std::optional<double> bytes;                  ///< per launch
+  std::optional<double> flops;                  ///< per launch
+  std::optional<double> bandwidth_gbs;          ///< bytes / median
+  std::optional<double> peak_fraction;          ///< of the device's theoretical bandwidth
   std::optional<double> measured_peak_fraction; ///< of `bench --peak`'s measured bandwidth
-  std::optional<double> gflops;          ///< flops / median
+  std::optional<double> gflops;                 ///< flops / median
   std::size_t outliers = 0;
   std::vector<std::string> warnings;
 };
@@ -48,7 +48,7 @@ struct BenchReport {
   std::string mode; ///< "cold", "hot" or "batch"
   bool hold = true; ///< samples were taken behind a stream hold
   StoppingRules rules;
-  std::string clocks; ///< "nvml" or "unavailable: <reason>"
+  std::string clocks;                  ///< "nvml" or "unavailable: <reason>"
   std::vector<std::string> axis_names; ///< every axis of every case, in first-seen order
   std::vector<CaseResult> cases;
 

@@ -217,8 +217,8 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
     try {
       p.sampler->step();
       if (options.progress)
-        options.progress({p.index, count, cases[p.index].name, p.sampler->samples(),
-                          p.sampler->noise()});
+        options.progress(
+            {p.index, count, cases[p.index].name, p.sampler->samples(), p.sampler->noise()});
       return true;
     } catch (const Error& e) {
       fail(p.index, reason_of(e));
@@ -250,8 +250,8 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
     peak_options.progress = nullptr;
     const BenchReport measured = run_bench("peak", one, target, peak_options);
     if (!measured.cases.empty() && measured.cases[0].ok && measured.cases[0].summary.median > 0)
-      report.measured_peak_gbs = 2.0 * static_cast<double>(bytes) /
-                                 measured.cases[0].summary.median / 1e9;
+      report.measured_peak_gbs =
+          2.0 * static_cast<double>(bytes) / measured.cases[0].summary.median / 1e9;
   }
 
   if (!options.interleave) {

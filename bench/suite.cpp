@@ -42,8 +42,8 @@ CaseTemplate read_case(const json& doc, const json& defaults, const std::string&
     throw usage_error(fmt::format("{}: '{}.name' is required", file, where));
   c.name = string_field(doc["name"], file, where + ".name");
   if (c.name.empty() || c.name.find('/') != std::string::npos)
-    throw usage_error(fmt::format("{}: '{}.name' '{}': must be non-empty and without '/'", file,
-                                  where, c.name));
+    throw usage_error(
+        fmt::format("{}: '{}.name' '{}': must be non-empty and without '/'", file, where, c.name));
   c.doc = defaults.is_object() ? defaults : json::object();
   for (const auto& [key, value] : doc.items())
     c.doc[key] = value;
@@ -92,8 +92,8 @@ Suite read_suite(const fs::path& path) {
   suite.source_name = file;
   std::error_code ec;
   suite.dir = fs::absolute(path, ec).parent_path();
-  suite.name = doc.contains("name") ? string_field(doc["name"], file, "name")
-                                    : path.stem().string();
+  suite.name =
+      doc.contains("name") ? string_field(doc["name"], file, "name") : path.stem().string();
   if (doc.contains("description"))
     suite.description = string_field(doc["description"], file, "description");
   json defaults = json::object();
@@ -137,8 +137,8 @@ std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overr
     try {
       pattern.emplace(filter, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
-      throw usage_error(fmt::format("--filter '{}': not a regular expression: {}", filter,
-                                    e.what()));
+      throw usage_error(
+          fmt::format("--filter '{}': not a regular expression: {}", filter, e.what()));
     }
   }
   const bool single = suite.cases.size() == 1 && suite.cases.front().axes.empty();
@@ -176,8 +176,8 @@ std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overr
         b.flops = per_launch(doc, "flops", b.name);
         doc.erase("bytes");
         doc.erase("flops");
-        b.request = spec_from_json(doc, fmt::format("{}: case '{}'", suite.source_name, b.name),
-                                   suite.dir);
+        b.request =
+            spec_from_json(doc, fmt::format("{}: case '{}'", suite.source_name, b.name), suite.dir);
       } catch (const Error& e) {
         if (e.code() != ExitCode::usage)
           throw;
@@ -187,8 +187,8 @@ std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overr
     }
   }
   if (out.empty() && pattern)
-    throw usage_error(fmt::format("--filter '{}': matches no case of suite '{}'", filter,
-                                  suite.name));
+    throw usage_error(
+        fmt::format("--filter '{}': matches no case of suite '{}'", filter, suite.name));
   return out;
 }
 

@@ -9,9 +9,9 @@ namespace gpurun {
 
 namespace {
 
-using nlohmann::ordered_json;
 using bench::BenchReport;
 using bench::CaseResult;
+using nlohmann::ordered_json;
 
 std::string axis_value(const CaseResult& c, const std::string& axis) {
   for (const auto& [name, value] : c.point)
@@ -49,8 +49,9 @@ std::string cell(std::string text) {
 
 // Characters as a terminal shows them: UTF-8 continuation bytes take no column ("µs").
 std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(
-      text.begin(), text.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xc0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char ch) {
+    return (static_cast<unsigned char>(ch) & 0xc0) != 0x80;
+  }));
 }
 
 struct Column {
@@ -197,8 +198,7 @@ std::string bench_markdown(const BenchReport& report) {
   add("warnings", false, [](const CaseResult& c) {
     if (!c.ok)
       return "skipped: " + c.reason;
-    return c.warnings.empty() ? std::string()
-                              : fmt::format("{}", fmt::join(c.warnings, "; "));
+    return c.warnings.empty() ? std::string() : fmt::format("{}", fmt::join(c.warnings, "; "));
   });
   return render_table(columns, cases.size());
 }
@@ -265,11 +265,10 @@ ordered_json bench_json(const BenchReport& report) {
     b["gpurun"] = case_json(c, report);
     benchmarks.push_back(std::move(b));
     // The aggregates Google Benchmark writes for a run with repetitions.
-    const std::pair<const char*, double> aggregates[] = {
-        {"mean", c.summary.mean * 1e6},
-        {"median", c.summary.median * 1e6},
-        {"stddev", c.summary.stdev * 1e6},
-        {"cv", c.summary.noise}};
+    const std::pair<const char*, double> aggregates[] = {{"mean", c.summary.mean * 1e6},
+                                                         {"median", c.summary.median * 1e6},
+                                                         {"stddev", c.summary.stdev * 1e6},
+                                                         {"cv", c.summary.noise}};
     for (const auto& [name, value] : aggregates) {
       const bool cv = std::string_view(name) == "cv";
       benchmarks.push_back({{"name", fmt::format("{}_{}", c.name, name)},
@@ -316,13 +315,12 @@ std::string bench_csv(const BenchReport& report) {
       continue;
     }
     const auto& s = c.summary;
-    out += fmt::format(",ok,{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},{},{},{},{},{},{},{}\n",
-                       s.count, s.median, s.mean, s.min, s.max, s.stdev, s.noise,
-                       number(c.batch ? std::optional(c.batch->median) : std::nullopt),
-                       number(c.bandwidth_gbs), number(c.peak_fraction), number(c.gflops),
-                       bench::to_string(c.measurement.stop_reason),
-                       c.measurement.throttled_discarded,
-                       quoted(fmt::format("{}", fmt::join(c.warnings, "; "))));
+    out += fmt::format(
+        ",ok,{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},{},{},{},{},{},{},{}\n", s.count,
+        s.median, s.mean, s.min, s.max, s.stdev, s.noise,
+        number(c.batch ? std::optional(c.batch->median) : std::nullopt), number(c.bandwidth_gbs),
+        number(c.peak_fraction), number(c.gflops), bench::to_string(c.measurement.stop_reason),
+        c.measurement.throttled_discarded, quoted(fmt::format("{}", fmt::join(c.warnings, "; "))));
   }
   return out;
 }

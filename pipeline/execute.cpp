@@ -1,8 +1,8 @@
 #include "pipeline/execute.hpp"
 
-#include <cstdio>
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 
 #include "base/process_clock.hpp"

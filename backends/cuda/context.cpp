@@ -252,8 +252,8 @@ void CudaContext::launch_repeated(Function& fn, const LaunchConfig& config, cons
     output.emplace(*m_state, CaptureFailure::raise);
   CUresult r = CUDA_SUCCESS;
   for (int i = 0; i < count && r == CUDA_SUCCESS; ++i)
-    r = m_state->api.launch_kernel(function->handle(), config.grid.x, config.grid.y,
-                                   config.grid.z, config.block.x, config.block.y, config.block.z,
+    r = m_state->api.launch_kernel(function->handle(), config.grid.x, config.grid.y, config.grid.z,
+                                   config.block.x, config.block.y, config.block.z,
                                    static_cast<unsigned>(config.shared_bytes), m_state->stream,
                                    pointers.empty() ? nullptr : pointers.data(), nullptr);
   output.reset();

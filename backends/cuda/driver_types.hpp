@@ -208,7 +208,7 @@ using cuFuncGetParamInfo_fn = CUresult (*)(CUfunction func, std::size_t paramInd
   X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                     \
   X(cuMemsetD8Async, "cuMemsetD8Async")                                                            \
   X(cuMemHostAlloc, "cuMemHostAlloc")                                                              \
-  X(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2")                                    \
+  X(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2")                                     \
   X(cuMemFreeHost, "cuMemFreeHost")                                                                \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                                      \
   X(cuModuleUnload, "cuModuleUnload")                                                              \

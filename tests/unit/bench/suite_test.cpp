@@ -68,8 +68,9 @@ TEST(Suite, OverridesReplaceAxesOfTheSameName) {
   ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0].name, "a/N:7/B:64");
   EXPECT_EQ(cases[0].request.grid->x, 1u);
-  EXPECT_NE(usage_message([&] { (void)expand(suite, {parse_axis("M=[1]")}); })
-                .find("-a M: no case of suite 's' has an axis named 'M'"),
+  EXPECT_NE(usage_message([&] {
+              (void)expand(suite, {parse_axis("M=[1]")});
+            }).find("-a M: no case of suite 's' has an axis named 'M'"),
             std::string::npos);
 }
 
@@ -105,15 +106,17 @@ TEST(Suite, ErrorsNameTheFileAndKey) {
               (void)read_suite(write_suite(R"({"cases": [{"name": "a"}, {"name": "a"}]})"));
             }).find("'cases[1].name' 'a' is used twice"),
             std::string::npos);
-  EXPECT_NE(usage_message([] { (void)read_suite(write_suite(R"({"cases": [{"grid": 1}]})")); })
-                .find("'cases[0].name' is required"),
+  EXPECT_NE(usage_message([] {
+              (void)read_suite(write_suite(R"({"cases": [{"grid": 1}]})"));
+            }).find("'cases[0].name' is required"),
             std::string::npos);
-  EXPECT_NE(usage_message([] { (void)read_suite(write_suite(R"({"cases": []})")); })
-                .find("'cases' must be a non-empty array"),
+  EXPECT_NE(usage_message([] {
+              (void)read_suite(write_suite(R"({"cases": []})"));
+            }).find("'cases' must be a non-empty array"),
             std::string::npos);
-  EXPECT_NE(usage_message([] { (void)read_suite(write_suite(R"({"cases": [)")); })
-                .find("invalid JSON"),
-            std::string::npos);
+  EXPECT_NE(
+      usage_message([] { (void)read_suite(write_suite(R"({"cases": [)")); }).find("invalid JSON"),
+      std::string::npos);
 }
 
 } // namespace
