@@ -59,8 +59,10 @@ void CaseSampler::step() {
   double value = 0;
   if (m_options.batch) {
     if (!m_batch_primary_sized) {
-      // One hot launch sizes the batch.
-      const double estimate = sample({nullptr, false, 1, m_options.launch_timeout_s});
+      // A small batch sizes the batch: one launch alone would count its launch latency and
+      // make the batches far shorter than the target for short kernels.
+      constexpr int probe_launches = 16;
+      const double estimate = sample({nullptr, false, probe_launches, m_options.launch_timeout_s});
       m_result.batch_launches = batch_size(estimate, m_options.batch_target_s);
       m_batch_primary_sized = true;
     }

@@ -45,6 +45,7 @@ struct BenchReport {
   std::size_t l2_bytes = 0;
   double peak_bandwidth_gbs = 0; ///< theoretical; 0 when unknown
   std::optional<double> measured_peak_gbs;
+  std::string peak_error; ///< why --peak measured nothing
   std::string mode; ///< "cold", "hot" or "batch"
   bool hold = true; ///< samples were taken behind a stream hold
   StoppingRules rules;

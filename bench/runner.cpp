@@ -241,7 +241,7 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
     peak.request.kernel = "gpurun_peak_copy";
     peak.request.grid = Dim3{static_cast<std::uint32_t>((n + 255) / 256), 1, 1};
     peak.request.block = Dim3{256, 1, 1};
-    peak.request.args = {fmt::format("in=u8[{}]:1", bytes), fmt::format("out=u8[{}]:0", bytes),
+    peak.request.args = {fmt::format("in=f32[{}]:1", n * 4), fmt::format("out=f32[{}]:0", n * 4),
                          fmt::format("n={}", n)};
     std::vector<BenchCase> one{peak};
     BenchOptions peak_options = options;
@@ -252,6 +252,8 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
     if (!measured.cases.empty() && measured.cases[0].ok && measured.cases[0].summary.median > 0)
       report.measured_peak_gbs =
           2.0 * static_cast<double>(bytes) / measured.cases[0].summary.median / 1e9;
+    else if (!measured.cases.empty())
+      report.peak_error = measured.cases[0].reason;
   }
 
   if (!options.interleave) {

@@ -128,6 +128,8 @@ void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
                    ? 100 * *report.measured_peak_gbs / report.peak_bandwidth_gbs
                    : 0.0,
                report.peak_bandwidth_gbs);
+  if (!report.peak_error.empty())
+    fmt::print(out(), "measured peak bandwidth: none ({})\n", report.peak_error);
   out() << '\n' << bench_markdown(report);
   if (const std::size_t failed = report.failed(); failed > 0)
     fmt::print(out(), "\n{} of {} cases skipped\n", failed, report.cases.size());

@@ -123,5 +123,42 @@ TEST(BenchE2E, BadFlagsAreUsageErrors) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
 }
 
+TEST(BenchE2E, InterleavePeakAndBatchOnTheCpuBackend) {
+  const auto dir = temp_dir();
+  auto r = run_gpurun("bench tests/data/bench/mixed.json --filter '^index/' --interleave --peak "
+                      "--min-samples 3 --json " +
+                      (dir / "i.json").string() + quick);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("measured peak bandwidth:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("% measured"), std::string::npos) << r.out;
+  const auto doc = read_json(dir / "i.json");
+  EXPECT_GT(doc["context"]["gpurun"]["measured_peak_gbs"].get<double>(), 0);
+  EXPECT_EQ(doc["benchmarks"][0]["gpurun"]["status"], "ok");
+
+  r = run_gpurun(
+      "bench tests/data/bench/mixed.json --filter '^index/N:256' --batch --min-samples 3 "
+      "--json -" +
+      quick);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto batch = nlohmann::json::parse(r.out);
+  EXPECT_EQ(batch["context"]["gpurun"]["mode"], "batch");
+  const auto& g = batch["benchmarks"][0]["gpurun"];
+  EXPECT_GE(g["batch_launches"].get<int>(), 1);
+  EXPECT_EQ(g["batch_samples_s"], g["samples_s"]) << "in batch mode the batch is the result";
+}
+
+// What bench writes, compare reads: a file against itself is the same everywhere (exit 0).
+TEST(BenchE2E, CompareReadsWhatBenchWrites) {
+  const auto dir = temp_dir();
+  auto r = run_gpurun("bench tests/data/bench/mixed.json --filter '^index/' --min-samples 5 "
+                      "--json " +
+                      (dir / "a.json").string() + quick);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_gpurun("compare " + (dir / "a.json").string() + " " + (dir / "a.json").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("index/N:256"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 slower"), std::string::npos) << r.out;
+}
+
 } // namespace
 } // namespace gpurun::test
