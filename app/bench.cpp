@@ -212,6 +212,11 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   if (o.max_samples < o.min_samples)
     throw usage_error(
         fmt::format("--max-samples {}: below --min-samples {}", o.max_samples, o.min_samples));
+  if (!(o.timeout_s > 0))
+    throw usage_error(
+        fmt::format("--timeout {}: must be a number of seconds above 0", o.timeout_s));
+  if (!(o.min_time_s >= 0))
+    throw usage_error(fmt::format("--min-time {}: must be a number of seconds ≥ 0", o.min_time_s));
   if (o.hot && o.batch)
     throw usage_error("--hot: conflicts with --batch (a batch is always hot)");
   std::vector<bench::Axis> axes;
@@ -242,7 +247,7 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   options.measure.rules.min_time_s = o.min_time_s;
   options.measure.rules.timeout_s = o.timeout_s;
   options.measure.rules.max_samples = o.max_samples;
-  options.measure.launch_timeout_s = o.launch_timeout_s;
+  options.measure.launch_timeout_s = watchdog_limit(o.launch_timeout_s, "--launch-timeout");
   options.interleave = o.interleave;
   options.peak = o.peak;
   ProgressLine progress;
@@ -303,14 +308,11 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
                   "Stop when the relative stdev is at most PCT percent (default 0.5)");
   cmd->add_option("--min-samples", o->min_samples, "Samples before stopping (default 10)");
   cmd->add_option("--min-time", o->min_time_s,
-                  "Seconds of measured kernel time before stopping (default 0.5)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--timeout", o->timeout_s, "Seconds of sampling per case at most (default 15)")
-      ->check(CLI::PositiveNumber);
+                  "Seconds of measured kernel time before stopping (default 0.5)");
+  cmd->add_option("--timeout", o->timeout_s, "Seconds of sampling per case at most (default 15)");
   cmd->add_option("--max-samples", o->max_samples, "Samples per case at most (default 1000000)");
   cmd->add_option("--launch-timeout", o->launch_timeout_s,
-                  "Watchdog: give up on one launch after SEC seconds (default 60)")
-      ->check(CLI::PositiveNumber);
+                  "Watchdog: give up on one launch after SEC seconds (default 60)");
   cmd->add_flag("--interleave", o->interleave,
                 "Sample the cases round-robin, so slow drift spreads over all of them");
   cmd->add_flag("--peak", o->peak,

@@ -96,11 +96,15 @@ int main(int argc, char** argv) {
     try {
       app.parse(args);
     } catch (const CLI::ParseError& e) {
-      // CLI11 prints --help and --version (stdout) or the error (stderr) in its own words.
-      if (app.exit(e) == 0)
-        return 0;
+      // --help and --version are CLI11's to print (stdout); a parse error is ours: one line with
+      // the prefix every gpurun error has.
+      if (e.get_exit_code() == 0)
+        return app.exit(e);
+      std::string what = e.what();
+      what = what.substr(0, what.find('\n'));
+      std::cerr << "gpurun: error: " << what << " (gpurun --help lists the options)\n";
       if (json)
-        std::cout << gpurun::dump_document(gpurun::error_document(gpurun::usage_error(e.what())))
+        std::cout << gpurun::dump_document(gpurun::error_document(gpurun::usage_error(what)))
                   << std::endl;
       return static_cast<int>(gpurun::ExitCode::usage);
     }

@@ -261,6 +261,10 @@ public:
   [[nodiscard]] virtual std::map<std::string, double> last_launch_stats() const { return {}; }
 };
 
+/// Watchdog limits beyond this many seconds (about 11.6 days) mean no limit: a deadline that far
+/// out would overflow the clocks' arithmetic, and no kernel is meant to be watched that long.
+inline constexpr double k_max_watchdog_s = 1e6;
+
 /// One reading of a device's clocks.
 struct ClockReading {
   double sm_clock_mhz = 0;

@@ -10,6 +10,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "base/read_file.hpp"
 
 namespace gpurun {
 
@@ -220,24 +221,28 @@ HostBuffer parse_npy(std::span<const std::byte> file, const std::string& name) {
     throw usage_error(fmt::format(
         "{}: Fortran-ordered .npy arrays are not supported; save with np.ascontiguousarray", name));
   const DType dtype = dtype_from_descr(*h.descr, name);
-  HostBuffer buffer(dtype, *h.shape);
+  // The header is checked against the data that is there before anything is allocated: a shape
+  // whose product overflows, or that claims more than the file holds, is refused.
   const std::size_t data_bytes = file.size() - data_start;
-  if (data_bytes != buffer.size_bytes())
+  std::size_t needed = dtype_size(dtype);
+  for (const std::size_t d : *h.shape)
+    if (__builtin_mul_overflow(needed, d, &needed))
+      throw usage_error(fmt::format("{}: .npy shape {} of '{}' overflows 64 bits", name,
+                                    shape_literal(*h.shape), *h.descr));
+  if (data_bytes != needed)
     throw usage_error(fmt::format("{}: .npy data has {} bytes, shape {} of '{}' needs {}", name,
-                                  data_bytes, shape_literal(*h.shape), *h.descr,
-                                  buffer.size_bytes()));
+                                  data_bytes, shape_literal(*h.shape), *h.descr, needed));
+  HostBuffer buffer(dtype, *h.shape);
   std::memcpy(buffer.data(), file.data() + data_start, buffer.size_bytes());
   return buffer;
 }
 
 HostBuffer read_npy(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw usage_error(fmt::format("{}: cannot open the file", path.string()));
-  std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad())
-    throw usage_error(fmt::format("{}: cannot read the file", path.string()));
-  return parse_npy(std::as_bytes(std::span(raw)), path.string());
+  std::string why;
+  const auto raw = read_file(path, &why);
+  if (!raw)
+    throw usage_error(fmt::format("{}: cannot read the file: {}", path.string(), why));
+  return parse_npy(std::as_bytes(std::span(raw->data(), raw->size())), path.string());
 }
 
 std::vector<std::byte> encode_npy(const HostBuffer& buffer) {

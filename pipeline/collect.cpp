@@ -48,12 +48,24 @@ void check_expectations(RunOutcome& outcome, const RunRequest& request) {
 }
 
 void save_buffers(const RunOutcome& outcome, const std::filesystem::path& dir) {
-  std::filesystem::create_directories(dir);
+  prepare_save_dir(dir);
   for (const auto& b : outcome.buffers)
     write_npy(dir / (b.name + ".npy"), b.after);
 }
 
 } // namespace
+
+void prepare_save_dir(const std::filesystem::path& dir) {
+  if (dir.empty())
+    throw usage_error("--save: needs a folder");
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw usage_error(fmt::format("--save {}: exists and is not a folder", dir.string()));
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw usage_error(
+        fmt::format("--save {}: cannot create the folder: {}", dir.string(), ec.message()));
+}
 
 void collect(PreparedRun& run, const RunRequest& request) {
   const auto start = std::chrono::steady_clock::now();

@@ -9,4 +9,9 @@ namespace gpurun {
 /// an --expect that names no buffer.
 void collect(PreparedRun& run, const RunRequest& request);
 
+/// Makes sure --save can write into `dir` (creating it): throws Error(usage) naming it when it is
+/// empty, not a folder, or cannot be created. Called before anything runs, so that a bad --save
+/// never costs a kernel run.
+void prepare_save_dir(const std::filesystem::path& dir);
+
 } // namespace gpurun

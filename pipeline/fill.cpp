@@ -1,6 +1,7 @@
 #include "pipeline/fill.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -10,6 +11,7 @@
 
 #include "base/error.hpp"
 #include "base/npy.hpp"
+#include "base/read_file.hpp"
 #include "base/rng.hpp"
 
 namespace gpurun {
@@ -121,6 +123,10 @@ void parse_call(FillSpec& fill, std::string_view text, std::size_t open, DType d
     fill.b = static_cast<double>(eval_int_for(DType::i64, pb.text, where.at(pb.offset)));
   else
     fill.b = check_value(dtype, pb.text, where.at(pb.offset));
+  if (!std::isfinite(fill.a) || !std::isfinite(fill.b))
+    throw_at(where, !std::isfinite(fill.a) ? pa.offset : pb.offset,
+             fill.kind == FillSpec::Kind::rand ? "rand needs finite LO and HI"
+                                               : "randn needs a finite MEAN and STD");
   if (fill.kind == FillSpec::Kind::rand) {
     const bool ordered = is_float(dtype) ? fill.a <= fill.b
                                          : eval_wide_int(pa.text, where.at(pa.offset)) <=
@@ -156,11 +162,12 @@ template <typename F> void for_each_index(std::size_t n, const F& f) {
   throw usage_error(fmt::format("{} '{}': {}", fill.field, fill.origin, what));
 }
 
-std::vector<char> read_bytes(const std::filesystem::path& path, const FillSpec& fill) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    fail_applying(fill, fmt::format("cannot open {}", path.string()));
-  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+std::string read_bytes(const std::filesystem::path& path, const FillSpec& fill) {
+  std::string why;
+  auto raw = read_file(path, &why);
+  if (!raw)
+    fail_applying(fill, fmt::format("cannot read {}: {}", path.string(), why));
+  return std::move(*raw);
 }
 
 void fill_from_file(const FillSpec& fill, HostBuffer& buffer, const std::filesystem::path& base) {

@@ -13,9 +13,14 @@ namespace gpurun {
 
 KernelSource load_kernel_source(const std::filesystem::path& file) {
   const Language language = detect_language(file);
-  auto text = read_file(file);
+  std::string why;
+  auto text = read_file(file, &why);
   if (!text)
-    throw usage_error(fmt::format("{}: cannot read the kernel file", file.string()));
+    throw usage_error(fmt::format("{}: cannot read the kernel file: {}", file.string(), why));
+  // A compiler would stop reading at the first NUL and find no kernel; say what is wrong instead.
+  if (const auto nul = text->find('\0'); nul != std::string::npos)
+    throw usage_error(
+        fmt::format("{}: not a text file (a NUL byte at offset {})", file.string(), nul));
   return KernelSource{std::move(*text), file, language};
 }
 

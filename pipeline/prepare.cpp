@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <new>
 #include <optional>
 
 #include <fmt/format.h>
@@ -10,6 +12,7 @@
 #include "base/process_clock.hpp"
 #include "pipeline/arg_spec.hpp"
 #include "pipeline/bind.hpp"
+#include "pipeline/collect.hpp"
 #include "pipeline/compile_cache.hpp"
 #include "pipeline/fill.hpp"
 #include "pipeline/language.hpp"
@@ -34,12 +37,45 @@ struct ResolvedKernel {
   bool needs_lowering = false; ///< C++ linkage: ask the compiler for the mangled name
 };
 
+// A kernel name as --kernel takes it: NAME or NAME<ARGS> with balanced brackets, nothing after
+// the closing '>'. What the compiler would only reject with its own log is a usage error here.
+void check_kernel_expression(const std::string& text) {
+  const auto fail = [&](std::string_view what) {
+    throw usage_error(fmt::format("--kernel '{}': {}", text, what));
+  };
+  if (text.empty())
+    fail("empty kernel name");
+  int angle = 0;
+  int paren = 0;
+  std::size_t close = std::string::npos;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n' || c == '\0')
+      fail("a kernel name is one line of text");
+    if (angle == 0 && close != std::string::npos && c != ' ')
+      fail("nothing may follow the template arguments");
+    if (c == '<')
+      ++angle;
+    else if (c == '>' && --angle < 0)
+      fail("unbalanced '>'");
+    else if (c == '(' || c == '[')
+      ++paren;
+    else if ((c == ')' || c == ']') && --paren < 0)
+      fail("unbalanced brackets");
+    if (c == '>' && angle == 0)
+      close = i;
+  }
+  if (angle != 0 || paren != 0)
+    fail("unbalanced brackets in the template arguments");
+}
+
 ResolvedKernel resolve_kernel(const RunRequest& request, const KernelSource& source) {
   const bool is_ptx = source.language == Language::ptx;
   auto kernels =
       is_ptx ? find_ptx_kernels(source.text, source.path.string()) : find_kernels(source.text);
   ResolvedKernel resolved;
   if (request.kernel) {
+    check_kernel_expression(*request.kernel);
     resolved.expression = *request.kernel;
   } else if (kernels.size() == 1) {
     resolved.expression = kernels.front().name;
@@ -92,10 +128,41 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
   return result;
 }
 
-HostBuffer make_host_buffer(const ArgSpec& spec, const std::filesystem::path& base_dir) {
-  HostBuffer buffer(*spec.dtype, spec.shape);
-  apply_fill(spec.fill, buffer, base_dir);
-  return buffer;
+// MemAvailable of /proc/meminfo: what the host can give without swapping.
+std::optional<std::uint64_t> available_host_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:")
+      return kib * 1024;
+  return std::nullopt;
+}
+
+std::string gib(std::uint64_t bytes) {
+  return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+}
+
+/// The host copy of a buffer argument, filled. A buffer the host cannot hold is a usage error
+/// naming it, its size and what is available, not an allocation failure deep inside.
+HostBuffer make_host_buffer(const ArgSpec& spec, const std::filesystem::path& base_dir,
+                            const std::string& label) {
+  std::uint64_t bytes = dtype_size(*spec.dtype);
+  for (const auto d : spec.shape)
+    if (__builtin_mul_overflow(bytes, std::uint64_t{d}, &bytes))
+      throw usage_error(fmt::format("{}: more than 2^64 bytes", label));
+  const auto available = available_host_bytes();
+  if (available && bytes > *available)
+    throw usage_error(fmt::format("{}: {} bytes do not fit in the host's memory ({} available)",
+                                  label, bytes, gib(*available)));
+  try {
+    HostBuffer buffer(*spec.dtype, spec.shape);
+    apply_fill(spec.fill, buffer, base_dir);
+    return buffer;
+  } catch (const std::bad_alloc&) {
+    throw usage_error(fmt::format("{}: {} bytes could not be allocated on the host", label, bytes));
+  }
 }
 
 void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
@@ -109,7 +176,7 @@ void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
     BoundBuffer b;
     b.name = arg.name;
     b.is_input = arg.is_input;
-    b.host = make_host_buffer(arg.spec, base_dir);
+    b.host = make_host_buffer(arg.spec, base_dir, fmt::format("buffer '{}'", arg.name));
     b.device = context.allocate(std::max<std::size_t>(b.host.size_bytes(), 1));
     context.name_buffer(*b.device, b.name);
     context.copy_to_device(*b.device, b.host.bytes());
@@ -130,7 +197,8 @@ void bind_globals(PreparedRun& run, const RunRequest& request) {
     if (spec.kind != ArgSpec::Kind::buffer)
       throw usage_error(
           fmt::format("--global {}: expected a buffer spec such as f32[4]:[1,2,3,4]", text));
-    BoundGlobal g{name, *symbol, make_host_buffer(spec, request.base_dir)};
+    BoundGlobal g{name, *symbol,
+                  make_host_buffer(spec, request.base_dir, fmt::format("--global {}", text))};
     if (g.host.size_bytes() != symbol->size)
       throw usage_error(fmt::format("--global {}: {} bytes given for '{}', which has {} bytes",
                                     text, g.host.size_bytes(), name, symbol->size));
@@ -158,6 +226,8 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   ResolvedKernel kernel = resolve_kernel(request, source);
   outcome.kernel = kernel.expression;
 
+  if (request.save_dir)
+    prepare_save_dir(*request.save_dir);
   if (!request.grid)
     throw usage_error("--grid: required (e.g. --grid 1 or --grid 2,2)");
   if (!request.block)

@@ -324,7 +324,7 @@ public:
       double t = number(doc["timeout"], "timeout");
       if (!(t > 0))
         fail("timeout", "must be > 0 seconds");
-      r.timeout_s = t;
+      r.timeout_s = t <= k_max_watchdog_s ? std::optional(t) : std::nullopt;
     }
     if (doc.contains("backend"))
       r.backend = string(doc["backend"], "backend");
@@ -377,14 +377,29 @@ std::span<const std::string_view> run_spec_keys() {
   return k_top_keys;
 }
 
+std::optional<double> watchdog_limit(double seconds, std::string_view field) {
+  if (!(seconds > 0))
+    throw usage_error(fmt::format("{} {}: must be a number of seconds above 0", field, seconds));
+  if (!(seconds <= k_max_watchdog_s))
+    return std::nullopt;
+  return seconds;
+}
+
+double tolerance(double value, std::string_view field) {
+  if (!(value >= 0))
+    throw usage_error(fmt::format("{} {}: must be a number ≥ 0", field, value));
+  return value;
+}
+
 RunRequest spec_from_json(const json& doc, const std::string& name, const fs::path& dir) {
   return SpecReader(name, dir).read(doc);
 }
 
 json read_json_document(const fs::path& path, std::string_view what) {
-  const auto text = read_file(path);
+  std::string why;
+  const auto text = read_file(path, &why);
   if (!text)
-    throw usage_error(fmt::format("{}: cannot read the {} file", path.string(), what));
+    throw usage_error(fmt::format("{}: cannot read the {} file: {}", path.string(), what, why));
   json doc;
   try {
     doc = json::parse(*text);
@@ -444,14 +459,16 @@ void apply_overrides(RunRequest& request, const RunOverrides& o) {
   take(request.args, o.args);
   take(request.globals, o.globals);
   take(request.expects, o.expects);
-  take(request.rtol, o.rtol);
-  take(request.atol, o.atol);
+  if (o.rtol)
+    request.rtol = tolerance(*o.rtol, "--rtol");
+  if (o.atol)
+    request.atol = tolerance(*o.atol, "--atol");
   take(request.print, o.print);
   if (o.save_dir)
     request.save_dir = *o.save_dir;
   take(request.repeat, o.repeat);
   if (o.timeout_s)
-    request.timeout_s = *o.timeout_s;
+    request.timeout_s = watchdog_limit(*o.timeout_s, "--timeout");
   take(request.backend, o.backend);
   take(request.device, o.device);
   take(request.compile.std_version, o.std_version);

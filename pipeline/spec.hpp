@@ -41,6 +41,13 @@ void check_known_keys(const nlohmann::json& object, const std::string& name,
 /// for anything else.
 [[nodiscard]] std::string compiler_choice(const std::string& text, const std::string& field);
 
+/// A watchdog limit as given (--timeout, "timeout"): NaN, zero or negative is an Error(usage)
+/// naming `field`; beyond k_max_watchdog_s (infinity included) it means no limit (nullopt).
+[[nodiscard]] std::optional<double> watchdog_limit(double seconds, std::string_view field);
+
+/// A tolerance as given (--rtol, --atol): NaN or negative is an Error(usage) naming `field`.
+[[nodiscard]] double tolerance(double value, std::string_view field);
+
 /// What the command line says about a run, field by field: an empty optional was not given.
 /// Flags override a JSON spec through this type, so a misspelt field does not compile.
 struct RunOverrides {

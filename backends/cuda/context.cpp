@@ -283,7 +283,7 @@ void CudaContext::synchronize(std::optional<double> timeout_s) {
 
 void CudaContext::wait_for_stream(std::optional<double> timeout_s) {
   const auto& api = m_state->api;
-  if (!timeout_s) {
+  if (!timeout_s || !(*timeout_s <= k_max_watchdog_s)) {
     check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
     return;
   }

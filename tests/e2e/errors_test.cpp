@@ -1,4 +1,6 @@
 // End-to-end: bad input gets one clear line naming the culprit and the documented exit code.
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +11,9 @@ namespace gpurun::test {
 namespace {
 
 struct BadInput {
-  const char* args;
+  std::string args;
   int exit_code;
-  const char* culprit; ///< must appear in stderr
+  std::string culprit; ///< must appear in stderr
 };
 
 const std::string seed = "kernels/examples/scalar_add.cu --backend cpu --no-cache ";
@@ -37,6 +39,45 @@ const std::string g = "--grid 1 --block 20 ";
 INSTANTIATE_TEST_SUITE_P(
     Cli, BadInputTest,
     ::testing::Values(
+        // A watchdog limit must be a number of seconds; NaN used to time out at once.
+        BadInput{seed + g + ok_args + "--timeout nan", 2, "--timeout nan"},
+        BadInput{seed + g + ok_args + "--timeout 0", 2, "--timeout 0: must be"},
+        BadInput{seed + g + ok_args + "--timeout -3", 2, "--timeout -3"},
+        // Tolerances are checked on the command line as the JSON spec checks them.
+        BadInput{seed + g + ok_args + "--expect 'vector=f32[20]:iota(20,1)' --rtol -1", 2,
+                 "--rtol -1: must be a number"},
+        BadInput{seed + g + ok_args + "--expect 'vector=f32[20]:iota(20,1)' --atol nan", 2,
+                 "--atol nan"},
+        // rand/randn bounds must be finite (NaN elements used to be the result).
+        BadInput{seed + g +
+                     "--arg 'vector=f32[20]:rand(seed=7,-inf,inf)' --arg size=20 "
+                     "--arg scalar=1",
+                 2, "rand needs finite LO and HI"},
+        BadInput{seed + g +
+                     "--arg 'vector=f32[20]:randn(seed=7,0,nan)' --arg size=20 "
+                     "--arg scalar=1",
+                 2, "randn needs a finite MEAN and STD"},
+        // A buffer the host cannot hold names itself and its size.
+        BadInput{seed + g + "--arg 'vector=f32[2**46]' --arg size=20 --arg scalar=1", 2,
+                 "buffer 'vector': 281474976710656 bytes do not fit in the host's memory"},
+        // Malformed kernel names are usage errors, not compile errors.
+        BadInput{"kernels/examples/saxpy.json --backend cpu --kernel 'saxpy<float>('", 2,
+                 "--kernel 'saxpy<float>(': nothing may follow the template arguments"},
+        BadInput{"kernels/examples/saxpy.json --backend cpu --kernel 'saxpy<float'", 2,
+                 "--kernel 'saxpy<float': unbalanced brackets"},
+        // --save is checked before the kernel runs.
+        BadInput{seed + g + ok_args + "--save /dev/null", 2,
+                 "--save /dev/null: exists and is not a folder"},
+        BadInput{seed + g + ok_args + "--save kernels/examples/scalar_add.cu", 2,
+                 "exists and is not a folder"},
+        BadInput{seed + g + ok_args + "--save ''", 2, "--save: needs a folder"},
+        // Only regular files are read: /dev/zero never ends, a directory is no data.
+        BadInput{seed + g + "--arg 'vector=f32[20]:@/dev/zero' --arg size=20 --arg scalar=1", 2,
+                 "/dev/zero: is a character device, not a regular file"},
+        BadInput{seed + g + "--arg 'vector=f32[20]:@/tmp' --arg size=20 --arg scalar=1", 2,
+                 "/tmp: is a directory"},
+        BadInput{seed + g + ok_args + "--expect 'vector=@/dev/urandom'", 2,
+                 "/dev/urandom: cannot read the file: is a character device"},
         BadInput{"kernels/examples/scalar_add.cu --backend cpu --grid 1 --block 20 --arg "
                  "'vector=f33[20]:iota' --arg size=20 --arg scalar=1",
                  2, "f33"},
@@ -109,6 +150,51 @@ INSTANTIATE_TEST_SUITE_P(
                  124, "--timeout"},
         BadInput{"devices --check hip", 5, "hip"},
         BadInput{"threads --grid 1 --block 0", 2, "--block"}));
+
+// A watchdog limit too far out to compute a deadline for is no limit, not an instant timeout.
+TEST(Watchdog, HugeLimitsMeanNoLimit) {
+  for (const char* limit : {"1e308", "inf"}) {
+    auto r = run_gpurun(seed + g + ok_args + "--timeout " + limit + " -q");
+    EXPECT_EQ(r.exit_code, 0) << limit << ": " << r.err;
+  }
+}
+
+// A store through a null pointer says so, instead of naming the distance to some allocation.
+TEST(MemoryFaults, NullPointerIsNamed) {
+  auto r = run_gpurun("tests/data/e2e/null_store.cu --backend cpu --grid 1 --block 1 "
+                      "--arg 'slots=u64[1]:0'");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("a null pointer"), std::string::npos) << r.err;
+}
+
+// A FIFO as a source, spec or data file would block forever: it is refused at once (exit 2).
+TEST(SpecialFiles, FifosAreRefusedNotWaitedOn) {
+  const auto dir = temp_dir();
+  ASSERT_EQ(run_shell("mkfifo k.cu spec.json data.bin", dir).exit_code, 0);
+  auto r = run_gpurun((dir / "k.cu").string() + " --backend cpu --grid 1 --block 1");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("is a FIFO, not a regular file"), std::string::npos) << r.err;
+  r = run_gpurun(seed + g + ok_args + "--spec " + (dir / "spec.json").string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("spec.json: cannot read the spec file: is a FIFO"), std::string::npos)
+      << r.err;
+  r = run_gpurun(seed + g + "--arg 'vector=f32[20]:@" + (dir / "data.bin").string() +
+                 "' --arg size=20 --arg scalar=1");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("is a FIFO"), std::string::npos) << r.err;
+}
+
+TEST(SpecialFiles, ASourceWithANulByteIsNotText) {
+  const auto dir = temp_dir();
+  {
+    std::ofstream out(dir / "k.cu", std::ios::binary);
+    const std::string text("extern \"C\" __global__ void k() {}\0junk", 38);
+    out << text;
+  }
+  auto r = run_gpurun((dir / "k.cu").string() + " --backend cpu --grid 1 --block 1");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("not a text file (a NUL byte at offset"), std::string::npos) << r.err;
+}
 
 } // namespace
 } // namespace gpurun::test

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backends/backend.hpp"
 #include "backends/cpu/emu/interpreter.hpp"
 
 namespace gpurun::emu {
@@ -58,7 +59,7 @@ void LaunchJob::work(int worker) {
 
 bool LaunchJob::wait(std::optional<double> seconds) {
   std::unique_lock lock(m_mutex);
-  if (!seconds) {
+  if (!seconds || !(*seconds <= k_max_watchdog_s)) {
     m_done_cv.wait(lock, [&] { return m_running == 0; });
     return true;
   }

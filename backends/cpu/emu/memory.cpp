@@ -38,6 +38,11 @@ const Allocation* MemoryMap::find(std::uint64_t address, std::size_t bytes) cons
 }
 
 std::string MemoryMap::describe(std::uint64_t address, std::size_t bytes) const {
+  // The first page never holds an allocation: an address there came from a null pointer.
+  constexpr std::uint64_t k_null_page = 4096;
+  if (address < k_null_page)
+    return address == 0 ? std::string("a null pointer")
+                        : fmt::format("a null pointer + {} bytes", address);
   if (m_sorted.empty())
     return "no device allocation exists";
   const Allocation* nearest = nullptr;

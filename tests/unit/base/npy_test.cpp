@@ -119,6 +119,44 @@ TEST(Npy, RoundTripsEveryDtypeAndShape) {
   }
 }
 
+// A header's shape is checked against the bytes that are there before anything is allocated.
+std::vector<std::byte> npy_claiming(const std::string& shape, std::size_t data_bytes) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+  header.resize(118, ' ');
+  header += '\n';
+  std::string file = "\x93NUMPY";
+  file += '\x01';
+  file += '\x00';
+  file += static_cast<char>(header.size() & 0xff);
+  file += static_cast<char>(header.size() >> 8);
+  file += header;
+  file.append(data_bytes, '\0');
+  const auto* p = reinterpret_cast<const std::byte*>(file.data());
+  return {p, p + file.size()};
+}
+
+TEST(Npy, HostileShapesAreRefusedBeforeAllocating) {
+  auto message = [](const std::vector<std::byte>& bytes) {
+    try {
+      (void)parse_npy(bytes, "h.npy");
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::usage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // 2 × (2^63 + 10) elements wrap to 20 without an overflow check.
+  EXPECT_NE(message(npy_claiming("(2, 9223372036854775818)", 80)).find("overflows 64 bits"),
+            std::string::npos);
+  // 4 GB claimed, 80 bytes there: no 4 GB allocation first.
+  EXPECT_NE(message(npy_claiming("(1000000000,)", 80))
+                .find(".npy data has 80 bytes, shape (1000000000,) of '<f4' needs 4000000000"),
+            std::string::npos);
+  EXPECT_NE(message(npy_claiming("(461168601842890, 9377)", 80)).find("h.npy: "),
+            std::string::npos);
+  EXPECT_EQ(message(npy_claiming("(20,)", 80)), "no error");
+}
+
 TEST(Npy, LargeHeadersSwitchToVersion2) {
   HostBuffer b(DType::u8, std::vector<std::size_t>(25000, 1)); // "(1, 1, …)" > 65535 chars
   const auto bytes = encode_npy(b);
