@@ -4,6 +4,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +13,7 @@
 #include "app/command.hpp"
 #include "backends/registry.hpp"
 #include "base/error.hpp"
+#include "base/format.hpp"
 #include "base/process_clock.hpp"
 #include "output/error_report.hpp"
 
@@ -51,7 +53,17 @@ bool wants_json(const std::vector<std::string>& args) {
 int report_error(const std::exception& error, const char* prefix, bool json,
                  const std::optional<std::string>& device_output) {
   std::fflush(stdout);
-  std::cerr << "gpurun: " << prefix << error.what() << '\n';
+  // The message is one line whatever user input it quotes; a compile error's log follows it.
+  std::string_view message = error.what();
+  std::string_view log;
+  if (const auto* compile = dynamic_cast<const gpurun::CompileError*>(&error);
+      compile != nullptr && !compile->log().empty() && message.size() > compile->log().size()) {
+    log = message.substr(message.size() - compile->log().size());
+    message.remove_suffix(log.size() + 1);
+  }
+  std::cerr << "gpurun: " << prefix << gpurun::one_line(message) << '\n';
+  if (!log.empty())
+    std::cerr << log << '\n';
   if (json)
     std::cout << gpurun::dump_document(gpurun::error_document(error, device_output)) << '\n';
   std::cout.flush();

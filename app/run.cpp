@@ -1,4 +1,6 @@
 // `gpurun run FILE …` (also the default command): run one kernel and report.
+#include <iostream>
+
 #include "app/command.hpp"
 #include "app/run_options.hpp"
 #include "base/error.hpp"
@@ -45,6 +47,8 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     run.outcome.device_output = env.device_output;
 
     printer->print_run(run.outcome, RunView{request.print, request.quiet});
+    for (const std::string& warning : run.outcome.warnings)
+      std::cerr << "gpurun: warning: " << warning << '\n';
     trace("reported");
     // The driver releases a process's contexts when it exits; destroying ours first only delays
     // the exit (docs/ARCHITECTURE.md, Decisions).

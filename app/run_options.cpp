@@ -39,6 +39,9 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--device", o.device, "Device index")->check(CLI::NonNegativeNumber);
   cmd.add_option("--cpu-threads", o.cpu_threads, "CPU backend: worker threads (0 = all cores)")
       ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--printf-buffer", o.printf_buffer,
+                 "Device printf buffer in bytes (default 1048576, as CUDA's)")
+      ->check(CLI::PositiveNumber);
   cmd.add_flag("--json", o.json, "Print one JSON document");
   cmd.add_flag("--no-cache", o.no_cache, "Do not use the compile cache");
   cmd.add_flag("--memcheck", o.memcheck, "CPU backend: check every memory access");
@@ -115,6 +118,7 @@ RunRequest make_run_request(const CLI::App& cmd, const RunOptions& o) {
   apply_overrides(request, flags);
   // Flags that only exist on the command line.
   request.cpu_threads = o.cpu_threads;
+  request.printf_buffer = o.printf_buffer;
   request.json = o.json;
   request.use_cache = !o.no_cache;
   request.memcheck = o.memcheck;

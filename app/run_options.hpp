@@ -36,6 +36,7 @@ struct RunOptions {
   std::string backend = "auto";
   int device = 0;
   int cpu_threads = 0;
+  std::optional<std::size_t> printf_buffer;
   bool json = false;
   bool no_cache = false;
   bool memcheck = false;

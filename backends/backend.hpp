@@ -200,6 +200,8 @@ struct ContextOptions {
   /// Where device printf text goes. Empty: the process's standard output, where a host program
   /// sees it (the CUDA driver writes it there when the context synchronizes).
   DeviceOutputSink device_output;
+  /// Bytes of the device printf buffer (CUDA's cudaLimitPrintfFifoSize); empty: the default.
+  std::optional<std::size_t> printf_buffer;
   ContextOptions& set(const std::string& name, std::string value) {
     backend_settings[name] = std::move(value);
     return *this;
@@ -259,7 +261,14 @@ public:
   /// Counters of the last launch (CPU backend with stats: warp_instructions, lane_instructions,
   /// seconds). Optional hook; default: none.
   [[nodiscard]] virtual std::map<std::string, double> last_launch_stats() const { return {}; }
+  /// What the last launch did that the user should hear of although it succeeded (device printf
+  /// calls dropped, a barrier in divergent code), one line each. Optional hook; default: none.
+  [[nodiscard]] virtual std::vector<std::string> last_launch_warnings() const { return {}; }
 };
+
+/// The GPU's default device printf buffer (CUDA's cudaLimitPrintfFifoSize); ContextOptions::
+/// printf_buffer changes it.
+inline constexpr std::size_t k_default_printf_buffer = std::size_t{1} << 20;
 
 /// Watchdog limits beyond this many seconds (about 11.6 days) mean no limit: a deadline that far
 /// out would overflow the clocks' arithmetic, and no kernel is meant to be watched that long.

@@ -11,10 +11,15 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "base/host_buffer.hpp"
 
 namespace gpurun {
+
+/// `text` on one line: control characters (a newline in an --arg value, say) written as C
+/// escapes ("\\n", "\\t", "\\x1b"), so that a message quoting user input stays one line.
+[[nodiscard]] std::string one_line(std::string_view text);
 
 /// The element type and shape as reports show them: "f32[20]", "i32[2,3]".
 [[nodiscard]] std::string buffer_type_text(const HostBuffer& buffer);

@@ -233,7 +233,8 @@ HostBuffer parse_npy(std::span<const std::byte> file, const std::string& name) {
     throw usage_error(fmt::format("{}: .npy data has {} bytes, shape {} of '{}' needs {}", name,
                                   data_bytes, shape_literal(*h.shape), *h.descr, needed));
   HostBuffer buffer(dtype, *h.shape);
-  std::memcpy(buffer.data(), file.data() + data_start, buffer.size_bytes());
+  if (buffer.size_bytes() > 0) // a zero-element buffer has no storage
+    std::memcpy(buffer.data(), file.data() + data_start, buffer.size_bytes());
   return buffer;
 }
 

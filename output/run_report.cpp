@@ -276,6 +276,8 @@ json to_json(const RunOutcome& o) {
   j["exit_code"] = static_cast<int>(o.status == "ok" ? ExitCode::ok : ExitCode::check_failed);
   if (o.device_output)
     j["device_output"] = *o.device_output;
+  if (!o.warnings.empty())
+    j["warnings"] = o.warnings;
   return j;
 }
 

@@ -197,7 +197,8 @@ std::optional<CompileResult> deserialize(std::string_view payload) {
     return std::nullopt;
   out.ok = ok != 0;
   out.binary.resize(binary.size());
-  std::memcpy(out.binary.data(), binary.data(), binary.size());
+  if (!binary.empty())
+    std::memcpy(out.binary.data(), binary.data(), binary.size());
   return out;
 }
 

@@ -35,6 +35,10 @@ void execute(PreparedRun& run, std::optional<double> timeout_s) {
   std::fflush(stdout);
   run.outcome.timings.kernel_samples_ms.push_back(timed_launch(run, timeout_s));
   run.outcome.stats = run.context->last_launch_stats();
+  for (std::string& warning : run.context->last_launch_warnings())
+    if (std::find(run.outcome.warnings.begin(), run.outcome.warnings.end(), warning) ==
+        run.outcome.warnings.end())
+      run.outcome.warnings.push_back(std::move(warning));
   update_mean(run.outcome.timings);
   trace("kernel done");
 }

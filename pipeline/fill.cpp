@@ -178,7 +178,8 @@ void fill_from_file(const FillSpec& fill, HostBuffer& buffer, const std::filesys
     if (raw.size() != buffer.size_bytes())
       fail_applying(fill, fmt::format("{} has {} bytes, the buffer needs {}", fill.path, raw.size(),
                                       buffer.size_bytes()));
-    std::memcpy(buffer.data(), raw.data(), raw.size());
+    if (!raw.empty()) // a zero-element buffer has no storage (memcpy from null is undefined)
+      std::memcpy(buffer.data(), raw.data(), raw.size());
     return;
   }
   const HostBuffer file = read_npy(path);
@@ -193,7 +194,8 @@ void fill_from_file(const FillSpec& fill, HostBuffer& buffer, const std::filesys
   if (file.element_count() != buffer.element_count())
     fail_applying(fill, fmt::format("{} has {} elements, the buffer has {}", fill.path,
                                     file.element_count(), buffer.element_count()));
-  std::memcpy(buffer.data(), file.data(), buffer.size_bytes());
+  if (buffer.size_bytes() > 0)
+    std::memcpy(buffer.data(), file.data(), buffer.size_bytes());
 }
 
 } // namespace
@@ -269,7 +271,8 @@ void apply_fill(const FillSpec& fill, HostBuffer& buffer, const std::filesystem:
   using Kind = FillSpec::Kind;
   switch (fill.kind) {
   case Kind::zeros:
-    std::memset(buffer.data(), 0, buffer.size_bytes());
+    if (buffer.size_bytes() > 0)
+      std::memset(buffer.data(), 0, buffer.size_bytes());
     return;
   case Kind::ones:
     for (std::size_t i = 0; i < n; ++i)

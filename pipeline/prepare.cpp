@@ -289,6 +289,7 @@ ContextOptions context_options(const RunRequest& request, const DeviceOutputSink
     options.set("stats", "1");
   if (request.cpu_threads > 0)
     options.set("threads", std::to_string(request.cpu_threads));
+  options.printf_buffer = request.printf_buffer;
   return options;
 }
 

@@ -43,6 +43,7 @@ struct RunRequest {
   bool memcheck = false;
   bool stats = false;
   int cpu_threads = 0;
+  std::optional<std::size_t> printf_buffer; ///< device printf buffer bytes (empty: the default)
   bool quiet = false;
   /// Directory relative paths in args (@file) resolve against (the spec file's folder, else cwd).
   std::filesystem::path base_dir;
@@ -95,7 +96,9 @@ struct RunOutcome {
   std::vector<BufferReport> buffers;
   std::vector<CheckReport> checks;
   std::map<std::string, double> stats; ///< CPU backend --stats
-  std::string status = "ok";           ///< "ok" or "check_failed"
+  /// What the backend said about the launch although it succeeded (dropped printf calls, …).
+  std::vector<std::string> warnings;
+  std::string status = "ok"; ///< "ok" or "check_failed"
   /// Device printf text when it was kept for the report (--json); absent: it went to stdout.
   std::optional<std::string> device_output;
 };

@@ -153,6 +153,7 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   state->dynamic_shared = config.shared_bytes;
   state->memcheck = m_settings.memcheck;
   state->device_output = m_device_output;
+  state->printf_capacity = m_settings.printf_buffer;
   state->params.assign(std::max<std::size_t>(kernel.kernel_param_bytes, 1), std::byte{0});
   for (std::size_t i = 0; i < params.size(); ++i) {
     const auto bytes = args.address_form(i);
@@ -181,6 +182,17 @@ void CpuContext::finish_job() {
     m_stats["lane_instructions_per_second"] =
         seconds > 0 ? static_cast<double>(s.lane_instructions.load()) / seconds : 0.0;
   }
+  m_warnings.clear();
+  if (s.printf_dropped > 0)
+    m_warnings.push_back(fmt::format(
+        "kernel '{}': {} of {} device printf calls were dropped: the printf buffer ({} bytes) was "
+        "full (raise it with --printf-buffer)",
+        s.kernel->name, s.printf_dropped, s.printf_calls, s.printf_capacity));
+  if (s.barrier_mismatch_blocks > 0)
+    m_warnings.push_back(s.barrier_mismatch_blocks == 1
+                             ? s.barrier_mismatch
+                             : fmt::format("{} (and {} more blocks)", s.barrier_mismatch,
+                                           s.barrier_mismatch_blocks - 1));
   if (auto e = m_job->error(); e && !m_pending_error)
     m_pending_error = e;
 }
@@ -215,6 +227,10 @@ void CpuContext::name_buffer(const Buffer& buffer, const std::string& name) {
 
 std::map<std::string, double> CpuContext::last_launch_stats() const {
   return m_stats;
+}
+
+std::vector<std::string> CpuContext::last_launch_warnings() const {
+  return m_warnings;
 }
 
 } // namespace gpurun::cpu

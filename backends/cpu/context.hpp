@@ -34,6 +34,7 @@ public:
   [[nodiscard]] std::string compiler_id(const CompileOptions& options) const override;
   void name_buffer(const Buffer& buffer, const std::string& name) override;
   [[nodiscard]] std::map<std::string, double> last_launch_stats() const override;
+  [[nodiscard]] std::vector<std::string> last_launch_warnings() const override;
 
   /// The launch in flight or last finished (null before the first launch).
   [[nodiscard]] std::shared_ptr<emu::LaunchJob> current_job() const { return m_job; }
@@ -51,6 +52,7 @@ private:
   bool m_job_collected = true;
   std::exception_ptr m_pending_error;
   std::map<std::string, double> m_stats;
+  std::vector<std::string> m_warnings;
 };
 
 } // namespace gpurun::cpu

@@ -34,7 +34,8 @@ int count(const ContextOptions& options, const char* name) {
 
 ContextSettings ContextSettings::from(const ContextOptions& options) {
   return ContextSettings{flag(options, "memcheck"), flag(options, "stats"),
-                         count(options, "threads")};
+                         count(options, "threads"),
+                         options.printf_buffer.value_or(k_default_printf_buffer)};
 }
 
 } // namespace gpurun::cpu

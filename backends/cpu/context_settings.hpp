@@ -8,6 +8,8 @@ struct ContextSettings {
   bool memcheck = false; ///< "memcheck": check every access against its allocation
   bool stats = false;    ///< "stats": count executed instructions
   int threads = 0;       ///< "threads": worker threads (0 = all cores)
+  /// Bytes of device printf records one launch may leave (ContextOptions::printf_buffer)
+  std::size_t printf_buffer = k_default_printf_buffer;
 
   /// Throws Error(usage) naming the setting when a value is malformed.
   [[nodiscard]] static ContextSettings from(const ContextOptions& options);

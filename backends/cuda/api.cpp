@@ -27,6 +27,7 @@ const char* bind_all(void* h, DriverApi& api) {
   GPURUN_CU_BIND(primary_ctx_retain, cuDevicePrimaryCtxRetain);
   GPURUN_CU_BIND(primary_ctx_release, cuDevicePrimaryCtxRelease);
   GPURUN_CU_BIND(ctx_set_current, cuCtxSetCurrent);
+  GPURUN_CU_BIND(ctx_set_limit, cuCtxSetLimit);
   GPURUN_CU_BIND(stream_create, cuStreamCreate);
   GPURUN_CU_BIND(stream_destroy, cuStreamDestroy);
   GPURUN_CU_BIND(stream_query, cuStreamQuery);

@@ -23,6 +23,7 @@ struct DriverApi {
   cuDevicePrimaryCtxRetain_fn primary_ctx_retain = nullptr;
   cuDevicePrimaryCtxRelease_fn primary_ctx_release = nullptr;
   cuCtxSetCurrent_fn ctx_set_current = nullptr;
+  cuCtxSetLimit_fn ctx_set_limit = nullptr;
   cuStreamCreate_fn stream_create = nullptr;
   cuStreamDestroy_fn stream_destroy = nullptr;
   cuStreamQuery_fn stream_query = nullptr;

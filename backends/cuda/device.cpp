@@ -79,6 +79,11 @@ std::unique_ptr<Context> CudaDevice::create_context(const ContextOptions& option
   // memcheck / stats / cpu_threads are CPU-backend options; compute-sanitizer is the GPU's tool.
   auto state = std::make_shared<ContextState>(m_api, m_device);
   state->device_output = options.device_output;
+  // Takes effect for the primary context's later launches (the driver refuses it once a launch
+  // that uses printf has run in this process).
+  if (options.printf_buffer)
+    GPURUN_CU_CHECK("cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE)",
+                    m_api.ctx_set_limit(CU_LIMIT_PRINTF_FIFO_SIZE, *options.printf_buffer));
   return std::make_unique<CudaContext>(std::move(state), m_properties);
 }
 

@@ -105,6 +105,8 @@ static_assert(sizeof(void*) == 8, "the CUDA driver API is declared for 64-bit ho
   X(CU_STREAM_DEFAULT, 0x0)                                                                        \
   X(CU_STREAM_NON_BLOCKING, 0x1)
 #define GPURUN_CU_EVENT_FLAGS(X) X(CU_EVENT_DEFAULT, 0x0)
+// X(name, value) for the context limits gpurun sets.
+#define GPURUN_CU_LIMITS(X) X(CU_LIMIT_PRINTF_FIFO_SIZE, 0x01)
 
 // cuMemHostAlloc's flags (cuda.h defines them as macros).
 inline constexpr unsigned int CU_MEMHOSTALLOC_PORTABLE = 0x01;
@@ -119,6 +121,7 @@ enum CUfunction_attribute : int { GPURUN_CU_FUNCTION_ATTRIBUTES(GPURUN_CU_ENUMER
 enum CUjit_option : int { GPURUN_CU_JIT_OPTIONS(GPURUN_CU_ENUMERATOR) };
 enum CUstream_flags : unsigned { GPURUN_CU_STREAM_FLAGS(GPURUN_CU_ENUMERATOR) };
 enum CUevent_flags : unsigned { GPURUN_CU_EVENT_FLAGS(GPURUN_CU_ENUMERATOR) };
+enum CUlimit : int { GPURUN_CU_LIMITS(GPURUN_CU_ENUMERATOR) };
 #undef GPURUN_CU_ENUMERATOR
 
 // Entry points, with cuda.h's parameter names.
@@ -135,6 +138,7 @@ using cuDeviceTotalMem_fn = CUresult (*)(std::size_t* bytes, CUdevice dev);
 using cuDevicePrimaryCtxRetain_fn = CUresult (*)(CUcontext* pctx, CUdevice dev);
 using cuDevicePrimaryCtxRelease_fn = CUresult (*)(CUdevice dev);
 using cuCtxSetCurrent_fn = CUresult (*)(CUcontext ctx);
+using cuCtxSetLimit_fn = CUresult (*)(CUlimit limit, std::size_t value);
 using cuStreamCreate_fn = CUresult (*)(CUstream* phStream, unsigned int Flags);
 using cuStreamDestroy_fn = CUresult (*)(CUstream hStream);
 using cuStreamQuery_fn = CUresult (*)(CUstream hStream);
@@ -197,6 +201,7 @@ using cuFuncGetParamInfo_fn = CUresult (*)(CUfunction func, std::size_t paramInd
   X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                          \
   X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")                                     \
   X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                            \
+  X(cuCtxSetLimit, "cuCtxSetLimit")                                                                \
   X(cuStreamCreate, "cuStreamCreate")                                                              \
   X(cuStreamDestroy, "cuStreamDestroy_v2")                                                         \
   X(cuStreamQuery, "cuStreamQuery")                                                                \

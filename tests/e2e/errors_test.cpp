@@ -1,9 +1,12 @@
-// End-to-end: bad input gets one clear line naming the culprit and the documented exit code.
+// End-to-end: bad input gets one clear line naming the culprit and the documented exit code, and
+// leaves no file behind.
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
-
-#include <algorithm>
 
 #include "support/test_support.hpp"
 
@@ -23,7 +26,17 @@ class BadInputTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(BadInputTest, ExitsWithTheDocumentedCodeAndNamesTheCulprit) {
   const BadInput& c = GetParam();
-  auto r = run_gpurun(c.args);
+  // Run in a folder of its own that sees the source tree's kernels and test data, so that any
+  // file the failed run left behind (a partial output, a temporary) shows.
+  const auto work = temp_dir();
+  for (const char* name : {"kernels", "tests"})
+    std::filesystem::create_directory_symlink(source_dir() / name, work / name);
+  auto r = run_gpurun(c.args, work);
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(work))
+    left.push_back(entry.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"kernels", "tests"})) << c.args;
   EXPECT_EQ(r.exit_code, c.exit_code) << c.args << "\nstdout: " << r.out << "\nstderr: " << r.err;
   EXPECT_NE(r.err.find(c.culprit), std::string::npos)
       << c.args << "\nstderr: " << r.err << "\nexpected to mention: " << c.culprit;
@@ -77,7 +90,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{seed + g + "--arg 'vector=f32[20]:@/tmp' --arg size=20 --arg scalar=1", 2,
                  "/tmp: is a directory"},
         BadInput{seed + g + ok_args + "--expect 'vector=@/dev/urandom'", 2,
-                 "/dev/urandom: cannot read the file: is a character device"},
+                 "cannot read /dev/urandom: is a character device, not a regular file"},
+        // A newline in a quoted value is written as \n: the error stays one line.
+        BadInput{seed + g +
+                     "--arg \"$(printf 'vector=f32[20]:io\\nta')\" --arg size=20 "
+                     "--arg scalar=1",
+                 2, "io\\nta"},
         BadInput{"kernels/examples/scalar_add.cu --backend cpu --grid 1 --block 20 --arg "
                  "'vector=f33[20]:iota' --arg size=20 --arg scalar=1",
                  2, "f33"},

@@ -178,6 +178,7 @@ void Interpreter::start_block(Dim3 index) {
     w.blocked = 0;
     w.parked = 0;
     std::fill(std::begin(w.reduction_of), std::end(w.reduction_of), nullptr);
+    std::fill(std::begin(w.barriers_reached), std::end(w.barriers_reached), 0u);
     w.existed = w.live;
     w.carry = 0;
     w.cached = nullptr;
@@ -214,6 +215,7 @@ void Interpreter::run_block(Dim3 index) {
     if (!ran)
       throw_deadlock();
   }
+  check_barrier_counts();
   m_launch.warp_instructions.fetch_add(m_block.warp_instructions, std::memory_order_relaxed);
   m_launch.lane_instructions.fetch_add(m_block.lane_instructions, std::memory_order_relaxed);
   m_block.warp_instructions = 0;

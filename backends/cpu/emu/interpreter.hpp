@@ -33,6 +33,9 @@ private:
   void barrier(Warp& w, const Inst& in, std::uint32_t exec);
   void release_barrier_if_complete();
   [[noreturn]] void throw_deadlock();
+  /// At the end of a block: its threads must have reached the same number of block-wide
+  /// barriers. A mismatch (a barrier in divergent code) is recorded for the launch's warnings.
+  void check_barrier_counts();
   void warp_collective(Warp& w, const Inst& in, std::uint32_t exec);
   void run_collective(Warp& w, std::uint32_t lanes);
   void check_parked_members(Warp& w);

@@ -1,8 +1,9 @@
 #pragma once
 // Address translation for loads, stores and atomics: a lane's address in a state space → a host
 // pointer, with a bounds check on every access (an out-of-bounds access is a device fault, never
-// a host crash). The global path checks a whole warp at once when its [min, max] range falls in
-// one allocation; memcheck adds alignment checks.
+// a host crash), and an alignment check on every access (a GPU faults on a misaligned address).
+// The global path checks a whole warp at once when its [min, max] range falls in one allocation;
+// memcheck adds the per-variable bounds of shared memory.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -87,20 +88,34 @@ inline std::byte* translate(Warp& w, Space space, std::uint64_t address, unsigne
   return nullptr;
 }
 
-/// Host pointers for every lane in `mask`. `bytes` is the whole access (vector size);
-/// `align` the natural alignment memcheck demands.
+/// Throws for the first lane in `mask` whose address is not a multiple of `align` (a power of
+/// two); `any` is the OR of all the lanes' addresses, so the aligned case costs one test.
+inline void check_alignment(const Warp& w, std::uint32_t mask, const std::uint64_t* addr,
+                            std::uint64_t any, unsigned align, unsigned bytes) {
+  if ((any & (align - 1)) == 0)
+    return;
+  each_lane(mask, [&](int l) {
+    if (addr[l] & (align - 1))
+      throw_misaligned(w, l, addr[l], bytes);
+  });
+}
+
+/// Host pointers for every lane in `mask`. `bytes` is the whole access (vector size); `align` its
+/// natural alignment (a power of two), checked on every access as the GPU does.
 inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
                             unsigned align, bool write, std::byte** out) {
   const bool memcheck = w.block->launch->memcheck;
   if (in.space == Space::global || in.space == Space::const_) {
     // Warp-wide fast path: one range check when all lanes fall in the cached allocation.
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0, any = 0;
     std::uint64_t addr[kWarpSize];
     each_lane(mask, [&](int l) {
       addr[l] = lane_address(w, in, l);
       lo = std::min(lo, addr[l]);
       hi = std::max(hi, addr[l]);
+      any |= addr[l];
     });
+    check_alignment(w, mask, addr, any, align, bytes);
     const Allocation* a = w.cached;
     if (!(a && lo >= a->address && hi - a->address + bytes <= a->size)) {
       a = w.block->launch->memory.find(lo, hi - lo + bytes);
@@ -108,36 +123,27 @@ inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigne
         w.cached = a;
     }
     if (a) {
-      std::byte* base = a->host - a->address;
-      each_lane(mask, [&](int l) { out[l] = base + addr[l]; });
+      each_lane(mask, [&](int l) { out[l] = a->host + (addr[l] - a->address); });
     } else {
       each_lane(mask, [&](int l) { out[l] = translate(w, in.space, addr[l], bytes, l, write); });
     }
-    if (memcheck)
-      each_lane(mask, [&](int l) {
-        if (addr[l] % align)
-          throw_misaligned(w, l, addr[l], bytes);
-      });
     return;
   }
   if (in.space == Space::shared) {
     // Same warp-wide range check for the block's shared memory (tiles, reductions).
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0, any = 0;
     std::uint64_t addr[kWarpSize];
     each_lane(mask, [&](int l) {
       addr[l] = lane_address(w, in, l);
       lo = std::min(lo, addr[l]);
       hi = std::max(hi, addr[l]);
+      any |= addr[l];
     });
+    check_alignment(w, mask, addr, any, align, bytes);
     const Block& b = *w.block;
     if (lo >= kSharedBase && hi - kSharedBase + bytes <= b.shared_bytes) {
-      std::byte* base = b.shared - kSharedBase;
-      each_lane(mask, [&](int l) { out[l] = base + addr[l]; });
+      each_lane(mask, [&](int l) { out[l] = b.shared + (addr[l] - kSharedBase); });
       if (memcheck) {
-        each_lane(mask, [&](int l) {
-          if (addr[l] % align)
-            throw_misaligned(w, l, addr[l], bytes);
-        });
         // One variable holds the whole warp's range in the common case; else check each lane.
         std::uint64_t first = lo - kSharedBase, last = hi - kSharedBase + bytes;
         bool one = false;
@@ -155,7 +161,7 @@ inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigne
   }
   each_lane(mask, [&](int l) {
     std::uint64_t address = lane_address(w, in, l);
-    if (memcheck && address % align)
+    if (address & (align - 1))
       throw_misaligned(w, l, address, bytes);
     out[l] = translate(w, in.space, address, bytes, l, write);
   });

@@ -158,7 +158,14 @@ std::string read_string(const DeviceReader& read, std::uint64_t address, std::si
 
 std::string format_device_printf(std::string_view format, const DeviceReader& read_memory,
                                  std::uint64_t args_address) {
-  std::string out;
+  return format_device_printf_call(format, read_memory, args_address).text;
+}
+
+DevicePrintfCall format_device_printf_call(std::string_view format, const DeviceReader& read_memory,
+                                           std::uint64_t args_address) {
+  DevicePrintfCall call;
+  call.record_bytes = 16;
+  std::string& out = call.text;
   out.reserve(format.size() + 32);
   std::uint64_t offset = 0;
   std::size_t pos = 0;
@@ -184,6 +191,8 @@ std::string format_device_printf(std::string_view format, const DeviceReader& re
       continue;
     }
     pos = end;
+    ++call.arguments;
+    call.record_bytes += 8;
     const std::size_t size = arg_size(cls);
     offset = (offset + size - 1) / size * size;
     std::uint64_t raw = 0;
@@ -218,6 +227,7 @@ std::string format_device_printf(std::string_view format, const DeviceReader& re
       const std::string s =
           raw == 0 ? std::string("(null)")
                    : read_string(read_memory, raw, precision_of(c.flags_width_precision));
+      call.record_bytes += (s.size() + 1 + 7) / 8 * 8;
       append_formatted(out, spec, s.c_str());
       break;
     }
@@ -227,7 +237,7 @@ std::string format_device_printf(std::string_view format, const DeviceReader& re
       break;
     }
   }
-  return out;
+  return call;
 }
 
 } // namespace gpurun::emu

@@ -25,4 +25,16 @@ using DeviceReader = std::function<void(std::uint64_t addr, void* out, std::size
                                                const DeviceReader& read_memory,
                                                std::uint64_t args_address);
 
+/// One printf call as the GPU sees it: the text, what printf returns (the number of arguments
+/// the format consumed, as CUDA's printf does), and the bytes its record takes in the GPU's
+/// printf buffer (a 16-byte header, 8 bytes per argument, and the bytes of every %s string).
+struct DevicePrintfCall {
+  std::string text;
+  int arguments = 0;
+  std::size_t record_bytes = 0;
+};
+[[nodiscard]] DevicePrintfCall format_device_printf_call(std::string_view format,
+                                                         const DeviceReader& read_memory,
+                                                         std::uint64_t args_address);
+
 } // namespace gpurun::emu

@@ -1,6 +1,7 @@
 // Device printf: `call vprintf, (format, args)` formats on the host, one lane at a time in lane
 // order, and hands each call's text on at once (one fwrite to stdout, or one call of the launch's
-// output sink) so lines from parallel blocks never mix.
+// output sink) so lines from parallel blocks never mix. The launch's printf buffer is bounded as
+// the GPU's is (--printf-buffer): a call whose record does not fit is dropped and counted.
 #include <cstdio>
 #include <cstring>
 
@@ -34,21 +35,29 @@ void Interpreter::device_printf(Warp& w, const Inst& in, std::uint32_t exec) {
         break;
       format.push_back(c);
     }
-    std::string text = format_device_printf(format, read, args_address);
+    const DevicePrintfCall call = format_device_printf_call(format, read, args_address);
+    // What printf returns: the arguments it consumed, or -2 (CUDA's "internal error") when the
+    // printf buffer was full and the call was dropped, as on the GPU.
+    std::int32_t result = call.arguments;
     {
       std::lock_guard lock(m_launch.output_mutex);
-      if (m_launch.device_output) {
-        m_launch.device_output(text);
+      ++m_launch.printf_calls;
+      if (call.record_bytes > m_launch.printf_capacity - m_launch.printf_used) {
+        ++m_launch.printf_dropped;
+        result = -2;
       } else {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        std::fflush(stdout);
+        m_launch.printf_used += call.record_bytes;
+        if (m_launch.device_output) {
+          m_launch.device_output(call.text);
+        } else {
+          std::fwrite(call.text.data(), 1, call.text.size(), stdout);
+          std::fflush(stdout);
+        }
       }
     }
-    if (!site.rets.empty()) {
-      auto length = static_cast<std::int32_t>(text.size());
-      std::memcpy(frame + site.rets[0].offset, &length,
+    if (!site.rets.empty())
+      std::memcpy(frame + site.rets[0].offset, &result,
                   std::min<std::size_t>(4, site.rets[0].size));
-    }
   }
 }
 

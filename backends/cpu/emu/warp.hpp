@@ -38,6 +38,16 @@ struct LaunchState {
   std::mutex output_mutex; ///< device printf: one call's text is written at once
   /// Receives device printf text (under output_mutex); empty: the process's standard output.
   std::function<void(std::string_view)> device_output;
+  /// Device printf is bounded as the GPU's printf buffer is: a call whose record does not fit in
+  /// what is left of `printf_capacity` bytes is dropped (and counted).
+  std::size_t printf_capacity = 0;
+  std::size_t printf_used = 0; ///< under output_mutex
+  std::uint64_t printf_calls = 0;
+  std::uint64_t printf_dropped = 0;
+  std::mutex findings_mutex;
+  /// Blocks whose threads reached different numbers of block-wide barriers, and the first one.
+  std::uint64_t barrier_mismatch_blocks = 0;
+  std::string barrier_mismatch;
 };
 
 /// One frame of a lane's call stack.
@@ -68,8 +78,10 @@ struct Warp {
   std::uint64_t keys[kWarpSize] = {};            ///< key of lanes outside the group
   std::uint32_t depth[kWarpSize] = {};
   std::uint32_t frame_base[kWarpSize] = {};
-  std::uint32_t sync_mask[kWarpSize] = {};  ///< member mask of a parked lane
-  std::uint8_t barrier_of[kWarpSize] = {};  ///< barrier a blocked lane waits at
+  std::uint32_t sync_mask[kWarpSize] = {}; ///< member mask of a parked lane
+  std::uint8_t barrier_of[kWarpSize] = {}; ///< barrier a blocked lane waits at
+  /// Block-wide barriers (no thread count) each lane reached: the block's threads must agree.
+  std::uint32_t barriers_reached[kWarpSize] = {};
   const Inst* reduction_of[kWarpSize] = {}; ///< the bar.red a blocked lane waits at (else null)
   std::vector<CallFrame> stacks[kWarpSize];
   std::vector<std::uint64_t> saves[kWarpSize]; ///< registers saved across recursive calls

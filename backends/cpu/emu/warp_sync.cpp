@@ -60,6 +60,9 @@ void Interpreter::barrier(Warp& w, const Inst& in, std::uint32_t exec) {
                               id, count, m_block.expected[id]),
                   lane};
     m_block.arrived[id] += std::popcount(exec);
+    if (in.b == kNoReg)
+      for (std::uint32_t g = exec; g; g &= g - 1)
+        ++w.barriers_reached[std::countr_zero(g)];
     if (in.aux != 0) {
       std::uint32_t p = w.preds[in.c];
       if (in.flags & kNegC)
@@ -136,6 +139,42 @@ void Interpreter::throw_deadlock() {
                                  "{} live threads arrived",
                                  m_launch.kernel->name, b.x, b.y, b.z, arrived,
                                  m_block.live_threads));
+}
+
+void Interpreter::check_barrier_counts() {
+  // The most and the fewest barriers any thread of the block reached, with the first thread of
+  // each; agreeing counts are the rule, so the common case is one pass with no formatting.
+  std::uint32_t most = 0, fewest = ~0u;
+  int most_warp = 0, most_lane = 0, fewest_warp = 0, fewest_lane = 0;
+  for (const Warp& w : m_block.warps)
+    for (std::uint32_t g = w.existed; g; g &= g - 1) {
+      const int l = std::countr_zero(g);
+      const std::uint32_t n = w.barriers_reached[l];
+      if (n > most) {
+        most = n;
+        most_warp = w.index;
+        most_lane = l;
+      }
+      if (n < fewest) {
+        fewest = n;
+        fewest_warp = w.index;
+        fewest_lane = l;
+      }
+    }
+  if (fewest == ~0u || most == fewest)
+    return;
+  const Dim3& b = m_block.index;
+  const Dim3 t_most = thread_index(m_launch.block, most_warp, most_lane);
+  const Dim3 t_fewest = thread_index(m_launch.block, fewest_warp, fewest_lane);
+  std::string finding = fmt::format(
+      "kernel '{}' block ({},{},{}): its threads reached different numbers of block-wide "
+      "barriers (__syncthreads): thread ({},{},{}) {}, thread ({},{},{}) {} — a barrier in "
+      "divergent code, undefined behaviour in CUDA (a GPU may hang, or release the barrier early)",
+      m_launch.kernel->name, b.x, b.y, b.z, t_most.x, t_most.y, t_most.z, most, t_fewest.x,
+      t_fewest.y, t_fewest.z, fewest);
+  std::lock_guard lock(m_launch.findings_mutex);
+  if (m_launch.barrier_mismatch_blocks++ == 0)
+    m_launch.barrier_mismatch = std::move(finding);
 }
 
 void Interpreter::warp_collective(Warp& w, const Inst& in, std::uint32_t exec) {

@@ -187,7 +187,8 @@ TEST(Spec, MissingFileIsAUsageError) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::usage);
-    EXPECT_EQ(std::string(e.what()), "/nonexistent/spec.json: cannot read the spec file");
+    EXPECT_EQ(std::string(e.what()),
+              "/nonexistent/spec.json: cannot read the spec file: No such file or directory");
   }
 }
 

@@ -40,6 +40,7 @@ GPURUN_AS_HEADER(CUfunction_attribute, CUfunction_attribute);
 GPURUN_AS_HEADER(CUjit_option, CUjit_option);
 GPURUN_AS_HEADER(CUstream_flags, CUstream_flags);
 GPURUN_AS_HEADER(CUevent_flags, CUevent_flags);
+GPURUN_AS_HEADER(CUlimit, CUlimit);
 #undef GPURUN_AS_HEADER
 
 // The handles and scalar types are the header's own.
@@ -61,6 +62,7 @@ static_assert(same_layout<CUfunction_attribute, ::CUfunction_attribute>());
 static_assert(same_layout<CUjit_option, ::CUjit_option>());
 static_assert(same_layout<CUstream_flags, ::CUstream_flags>());
 static_assert(same_layout<CUevent_flags, ::CUevent_flags>());
+static_assert(same_layout<CUlimit, ::CUlimit>());
 
 // Every enumerator gpurun declares has the header's value.
 #define GPURUN_SAME_VALUE(name, value)                                                             \
@@ -72,6 +74,7 @@ GPURUN_CU_FUNCTION_ATTRIBUTES(GPURUN_SAME_VALUE)
 GPURUN_CU_JIT_OPTIONS(GPURUN_SAME_VALUE)
 GPURUN_CU_STREAM_FLAGS(GPURUN_SAME_VALUE)
 GPURUN_CU_EVENT_FLAGS(GPURUN_SAME_VALUE)
+GPURUN_CU_LIMITS(GPURUN_SAME_VALUE)
 #undef GPURUN_SAME_VALUE
 
 // Every entry point has the header's signature. `&::function` names what cuda.h maps the function
