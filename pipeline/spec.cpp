@@ -406,8 +406,9 @@ json read_json_document(const fs::path& path, std::string_view what) {
 json parse_json_document(std::string_view text, const std::string& name) {
   try {
     return json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, …".
+  } catch (const json::exception& e) {
+    // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, …"; a number
+    // beyond a double (1e400) is an out_of_range, not a parse_error.
     std::string what = e.what();
     if (auto p = what.find("] "); p != std::string::npos)
       what = what.substr(p + 2);
