@@ -249,8 +249,8 @@ std::vector<AxisPoint> cross_product(const std::vector<Axis>& axes) {
       std::vector<std::string> sizes;
       for (const auto& a : axes)
         sizes.push_back(fmt::format("{} ({})", a.name, a.values.size()));
-      throw usage_error(fmt::format("axes {}: more than {} points in all",
-                                    fmt::join(sizes, " × "), k_max_values));
+      throw usage_error(fmt::format("axes {}: more than {} points in all", fmt::join(sizes, " × "),
+                                    k_max_values));
     }
   std::vector<AxisPoint> points{AxisPoint{}};
   for (const auto& axis : axes) {

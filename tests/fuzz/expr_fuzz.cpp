@@ -8,8 +8,8 @@
 
 #include "base/error.hpp"
 #include "base/expr.hpp"
-#include "threads/thread_filter.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
+#include "threads/thread_filter.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpurun;
