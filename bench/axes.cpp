@@ -242,6 +242,16 @@ std::vector<AxisPoint> cross_product(const std::vector<Axis>& axes) {
   for (const auto& axis : axes)
     if (!names.insert(axis.name).second)
       throw usage_error(fmt::format("axis '{}' is given twice", axis.name));
+  // Axes each within the limit can still multiply to more points than memory holds.
+  std::size_t count = 1;
+  for (const auto& axis : axes)
+    if (__builtin_mul_overflow(count, axis.values.size(), &count) || count > k_max_values) {
+      std::vector<std::string> sizes;
+      for (const auto& a : axes)
+        sizes.push_back(fmt::format("{} ({})", a.name, a.values.size()));
+      throw usage_error(fmt::format("axes {}: more than {} points in all", fmt::join(sizes, " × "),
+                                    k_max_values));
+    }
   std::vector<AxisPoint> points{AxisPoint{}};
   for (const auto& axis : axes) {
     std::vector<AxisPoint> next;

@@ -27,7 +27,7 @@ struct Axis {
 using AxisPoint = std::vector<std::pair<std::string, std::string>>;
 
 /// Every combination; the last axis varies fastest. No axes → one empty point. Duplicate axis
-/// names → usage Error.
+/// names, or more than 100000 points in all → usage Error.
 [[nodiscard]] std::vector<AxisPoint> cross_product(const std::vector<Axis>& axes);
 
 /// "N:1048576/block:256" ("" for no axes) — Google Benchmark's name style.

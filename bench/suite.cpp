@@ -84,16 +84,20 @@ std::string full_name(const std::string& case_name, const AxisPoint& point) {
 
 Suite read_suite(const fs::path& path) {
   const json doc = read_json_document(path, "suite");
-  const std::string file = path.string();
+  std::error_code ec;
+  return suite_from_json(doc, path.string(), fs::absolute(path, ec).parent_path(),
+                         path.stem().string());
+}
+
+Suite suite_from_json(const json& doc, const std::string& file, const fs::path& dir,
+                      const std::string& default_name) {
   if (!doc.is_object())
     throw usage_error(fmt::format("{}: a suite is a JSON object with \"cases\"", file));
   check_known_keys(doc, file, "", k_suite_keys);
   Suite suite;
   suite.source_name = file;
-  std::error_code ec;
-  suite.dir = fs::absolute(path, ec).parent_path();
-  suite.name =
-      doc.contains("name") ? string_field(doc["name"], file, "name") : path.stem().string();
+  suite.dir = dir;
+  suite.name = doc.contains("name") ? string_field(doc["name"], file, "name") : default_name;
   if (doc.contains("description"))
     suite.description = string_field(doc["description"], file, "description");
   json defaults = json::object();

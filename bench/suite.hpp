@@ -34,6 +34,11 @@ struct Suite {
 /// "flops" (per launch: numbers or expressions over the axes) and any run-spec key. Throws
 /// Error(usage) naming the file and the key.
 [[nodiscard]] Suite read_suite(const std::filesystem::path& path);
+/// The same from an already parsed document: `file` names it in messages, the cases' relative
+/// paths resolve against `dir`, and a suite without "name" is called `default_name`.
+[[nodiscard]] Suite suite_from_json(const nlohmann::json& doc, const std::string& file,
+                                    const std::filesystem::path& dir,
+                                    const std::string& default_name);
 
 /// A suite of one case from a run-spec-like document (the command line's kernel and flags).
 [[nodiscard]] Suite single_case_suite(const nlohmann::json& case_doc, const std::string& name,

@@ -304,7 +304,9 @@ void apply_fill(const FillSpec& fill, HostBuffer& buffer, const std::filesystem:
     return;
   case Kind::rand:
     if (integer) {
-      auto [lo, hi] = int_range(dtype);
+      // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+      WideInt lo = int_range(dtype).first;
+      WideInt hi = int_range(dtype).second;
       if (fill.has_params) {
         lo = int_param(dtype, fill.a_text, fill.a, where);
         hi = int_param(dtype, fill.b_text, fill.b, where);

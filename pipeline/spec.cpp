@@ -400,17 +400,20 @@ json read_json_document(const fs::path& path, std::string_view what) {
   const auto text = read_file(path, &why);
   if (!text)
     throw usage_error(fmt::format("{}: cannot read the {} file: {}", path.string(), what, why));
-  json doc;
+  return parse_json_document(*text, path.string());
+}
+
+json parse_json_document(std::string_view text, const std::string& name) {
   try {
-    doc = json::parse(*text);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, …".
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, …"; a number
+    // beyond a double (1e400) is an out_of_range, not a parse_error.
     std::string what = e.what();
     if (auto p = what.find("] "); p != std::string::npos)
       what = what.substr(p + 2);
-    throw usage_error(fmt::format("{}: invalid JSON: {}", path.string(), what));
+    throw usage_error(fmt::format("{}: invalid JSON: {}", name, what));
   }
-  return doc;
 }
 
 void check_known_keys(const json& object, const std::string& name, const std::string& where,

@@ -22,6 +22,8 @@ namespace gpurun {
 /// not JSON (with the parser's line and column). `what` names the kind of file ("spec", "suite").
 [[nodiscard]] nlohmann::json read_json_document(const std::filesystem::path& path,
                                                 std::string_view what);
+/// Parses JSON text; throws Error(usage) "NAME: invalid JSON: …" with the parser's line and column.
+[[nodiscard]] nlohmann::json parse_json_document(std::string_view text, const std::string& name);
 
 /// Throws Error(usage) "NAME: unknown key 'WHERE.KEY' (did you mean 'K'?)" for the first key of
 /// `object` not in `known`.

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include <fmt/format.h>
+
 namespace gpurun::kit {
 namespace {
 
@@ -103,6 +105,10 @@ private:
   int m_line;
 };
 
+// Far beyond the parameter space of any GPU (32764 bytes since sm_70): sizes, alignments and
+// offsets are refused above it, so that none of them can wrap around.
+constexpr std::size_t k_max_param_bytes = std::size_t{1} << 20;
+
 std::size_t align_up(std::size_t offset, std::size_t align) {
   return align <= 1 ? offset : (offset + align - 1) / align * align;
 }
@@ -128,10 +134,15 @@ public:
     std::size_t offset = 0;
     if (!m_tok.is_punct(')')) {
       for (;;) {
+        const int line = m_tok.line;
         PtxParam p = param();
         offset = align_up(offset, p.align);
         p.offset = offset;
         offset += p.size;
+        if (offset > k_max_param_bytes)
+          throw PtxSyntaxError(line, fmt::format("the parameter list needs {} bytes up to '{}', "
+                                                 "more than the {} bytes of parameter space",
+                                                 offset, p.name, k_max_param_bytes));
         params.push_back(std::move(p));
         if (m_tok.is_punct(')'))
           break;
@@ -183,6 +194,8 @@ private:
         const std::size_t n = integer("expected an alignment after .align");
         if (n == 0 || (n & (n - 1)) != 0)
           fail(d, "alignment must be a power of two");
+        if (n > k_max_param_bytes)
+          fail(d, fmt::format("alignment {} is larger than the parameter space", n));
         // After .ptr the alignment is the pointee's (PTX ISA, kernel parameter attributes).
         (p.is_ptr ? p.pointee_align : explicit_align) = n;
       } else if (name == "ptr") {
@@ -207,11 +220,15 @@ private:
     p.name = std::string(take().text);
     while (m_tok.is_punct('[')) {
       take();
+      const Token size_token = m_tok;
       const std::size_t n = integer("expected an array size");
       if (!m_tok.is_punct(']'))
         fail("expected ']' after the array size");
       take();
-      p.array_size = p.array_size.value_or(1) * n;
+      std::size_t count = p.array_size.value_or(1);
+      if (__builtin_mul_overflow(count, n, &count) || count > k_max_param_bytes)
+        fail(size_token, fmt::format("array '{}' is larger than the parameter space", p.name));
+      p.array_size = count;
     }
     const std::size_t element = ptx_type_size(p.type) * static_cast<std::size_t>(p.vector_width);
     p.size = element * p.array_size.value_or(1);

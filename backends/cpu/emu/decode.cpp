@@ -1,7 +1,7 @@
 #include "backends/cpu/emu/decode.hpp"
 
 #include <algorithm>
-#include <functional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -235,25 +235,52 @@ void Decoder::compute_stack() {
   std::vector<int> state(n, 0); // 0 new, 1 on the path, 2 done
   std::vector<std::uint32_t> depth(n, 0);
   bool cycle = false;
-  std::function<std::uint32_t(std::uint32_t)> visit = [&](std::uint32_t f) -> std::uint32_t {
+  // Depth first with an explicit stack: a call chain as long as the PTX text must not exhaust
+  // gpurun's own stack. `result` is what the last finished visit returned.
+  struct Frame {
+    std::uint32_t f;
+    std::set<std::uint32_t>::const_iterator next_callee;
+    std::uint32_t deepest = 0;
+  };
+  std::vector<Frame> path;
+  std::uint32_t result = 0;
+  auto enter = [&](std::uint32_t f) { // true when `f` is new and now on the path
     if (state[f] == 1) {
       cycle = true;
       m_program.functions[f].recursive = true;
-      return 0;
+      result = 0;
+      return false;
     }
-    if (state[f] == 2)
-      return depth[f];
+    if (state[f] == 2) {
+      result = depth[f];
+      return false;
+    }
     state[f] = 1;
-    std::uint32_t deepest = 0;
-    for (auto c : m_callees[f])
-      deepest = std::max(deepest, visit(c));
-    // Every function on a cycle saves its registers: mark the ones that reach themselves.
-    for (auto c : m_callees[f])
-      if (state[c] == 1)
-        m_program.functions[f].recursive = true;
-    state[f] = 2;
-    depth[f] = m_program.functions[f].frame_bytes + deepest;
-    return depth[f];
+    path.push_back(Frame{f, m_callees[f].begin()});
+    return true;
+  };
+  auto visit = [&](std::uint32_t root) {
+    if (!enter(root))
+      return result;
+    while (!path.empty()) {
+      const std::uint32_t f = path.back().f;
+      if (path.back().next_callee != m_callees[f].end()) {
+        if (!enter(*path.back().next_callee++))
+          path.back().deepest = std::max(path.back().deepest, result);
+        continue;
+      }
+      // Every function on a cycle saves its registers: mark the ones that reach themselves.
+      for (auto c : m_callees[f])
+        if (state[c] == 1)
+          m_program.functions[f].recursive = true;
+      state[f] = 2;
+      depth[f] = m_program.functions[f].frame_bytes + path.back().deepest;
+      result = depth[f];
+      path.pop_back();
+      if (!path.empty())
+        path.back().deepest = std::max(path.back().deepest, result);
+    }
+    return result;
   };
   std::uint32_t need = 0;
   for (std::uint32_t f = 0; f < n; ++f)

@@ -171,6 +171,19 @@ TEST(CrossProduct, NoAxesIsOneEmptyPoint) {
   EXPECT_EQ(point_name(points[0]), "");
 }
 
+// Three axes of 100000 values each once made 10^15 points before the first case ran.
+TEST(CrossProduct, MoreThanTheLimitOfPointsIsAUsageError) {
+  const Axis big{"N", std::vector<std::string>(100000, "1")};
+  EXPECT_EQ(cross_product({big}).size(), 100000u);
+  try {
+    (void)cross_product({{"M", {"1", "2"}}, big, {"K", {"3"}}});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_STREQ(e.what(), "axes M (2) × N (100000) × K (1): more than 100000 points in all");
+  }
+}
+
 TEST(CrossProduct, DuplicateNamesAreAUsageError) {
   try {
     (void)cross_product({{"N", {"1"}}, {"M", {"2"}}, {"N", {"3"}}});

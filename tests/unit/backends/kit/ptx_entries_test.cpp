@@ -217,6 +217,24 @@ TEST(PtxEntries, MalformedParameterListsNameTheLineAndToken) {
                "expected .param in a parameter list at the end of the text");
 }
 
+// Sizes that wrapped around 64 bits once gave layouts whose offsets ran past param_bytes, and the
+// CPU backend copied arguments to them.
+TEST(PtxEntries, ParameterListsBeyondTheParameterSpaceAreRefused) {
+  EXPECT_STREQ(syntax_error(".entry k(.param .b8 a[1024][1025])").what(),
+               "array 'a' is larger than the parameter space near '1025'");
+  EXPECT_STREQ(syntax_error(".entry k(.param .b8 a[18446744073709551615])").what(),
+               "array 'a' is larger than the parameter space near '18446744073709551615'");
+  EXPECT_STREQ(syntax_error(".entry k(.param .align 0x8000000000000000 .u32 a)").what(),
+               "alignment 9223372036854775808 is larger than the parameter space near '.align'");
+  auto e = syntax_error(".entry k(.param .u32 n,\n.param .v4 .b64 a[32768], .param .u32 m)");
+  EXPECT_EQ(e.line(), 2);
+  EXPECT_STREQ(e.what(), "the parameter list needs 1048608 bytes up to 'a', more than the 1048576 "
+                         "bytes of parameter space");
+  const auto fits = parse_ptx_entries(".entry k(.param .b8 a[32764])");
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_EQ(fits[0].param_bytes, 32764u);
+}
+
 TEST(PtxEntries, OneParameterListFromTheMiddleOfAModule) {
   const std::string text = "(\n .param .u32 a,\n .param .align 8 .b8 s[12]\n) .maxntid 32 { }";
   const auto params = parse_ptx_param_list(text, 40);

@@ -1,0 +1,9 @@
+// y = a * x + y for any element type (instantiated by name: --kernel 'saxpy<float>').
+template <typename T>
+__global__ void __launch_bounds__(256) saxpy(T a, const T* __restrict__ x, T* __restrict__ y,
+                                              int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    y[i] = a * x[i] + y[i];
+  }
+}

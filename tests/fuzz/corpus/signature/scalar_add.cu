@@ -1,0 +1,7 @@
+// The seed program's kernel: add a scalar to every element of a vector.
+extern "C" __global__ void scalar_add(float* vector, int size, float scalar) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < size) {
+    vector[idx] += scalar;
+  }
+}

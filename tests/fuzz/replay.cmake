@@ -1,0 +1,16 @@
+# Runs a fuzz target once over every file of the given folders (DIRS, '|'-separated): the seed
+# corpus and the regressions must all pass without a crash, a hang or a sanitizer report.
+string(REPLACE "|" ";" dirs "${DIRS}")
+set(inputs "")
+foreach(dir IN LISTS dirs)
+  file(GLOB found LIST_DIRECTORIES false ${dir}/*)
+  list(APPEND inputs ${found})
+endforeach()
+if(NOT inputs)
+  message(STATUS "no inputs in ${DIRS}")
+  return()
+endif()
+execute_process(COMMAND ${FUZZER} -timeout=10 -rss_limit_mb=2048 ${inputs} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${FUZZER} failed (${rc}) on an input of ${DIRS}")
+endif()
