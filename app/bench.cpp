@@ -299,7 +299,7 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--bytes", o->bytes, "Bytes moved per launch, may use axes: '3*N*4'");
   cmd->add_option("--flops", o->flops, "Floating-point operations per launch: '2*N'");
   cmd->add_option("--backend", o->backend, "auto|cuda|cpu");
-  cmd->add_option("--device", o->device, "Device index")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--device", o->device, "Device index")->check(whole_number_at_least(0));
   cmd->add_flag("--hot", o->hot, "Do not flush L2 before each sample");
   cmd->add_flag("--batch", o->batch, "Time back-to-back launches; per launch = total / count");
   cmd->add_flag("--no-hold", o->no_hold,

@@ -23,6 +23,10 @@ struct CommandEnv {
 /// been written and closed.
 [[noreturn]] void exit_without_teardown(int code);
 
+/// An option check: the value is a whole number ≥ `minimum` ("--repeat: '0' must be a whole
+/// number ≥ 1"), instead of CLI11's range message with its 309-digit bound (app/cli_checks.cpp).
+[[nodiscard]] CLI::Validator whole_number_at_least(long long minimum);
+
 void add_run_command(CLI::App& app, CommandEnv& env);     // app/run.cpp (also the default)
 void add_devices_command(CLI::App& app, CommandEnv& env); // app/devices.cpp
 void add_compile_command(CLI::App& app, CommandEnv& env); // app/compile.cpp

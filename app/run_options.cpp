@@ -1,5 +1,7 @@
 #include "app/run_options.hpp"
 
+#include "app/command.hpp"
+
 #include <fmt/format.h>
 
 #include "base/dims.hpp"
@@ -33,15 +35,15 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
       ->allow_extra_args(false);
   cmd.add_option("--rtol", o.rtol, "Relative tolerance of --expect (default 1e-5)");
   cmd.add_option("--atol", o.atol, "Absolute tolerance of --expect (default 1e-8)");
-  cmd.add_option("--repeat", o.repeat, "Launch N times (timing)")->check(CLI::PositiveNumber);
+  cmd.add_option("--repeat", o.repeat, "Launch N times (timing)")->check(whole_number_at_least(1));
   cmd.add_option("--timeout", o.timeout_s, "Watchdog: give up on a kernel after SEC seconds");
   cmd.add_option("--backend", o.backend, "auto|cuda|hip|opencl|metal|cpu");
-  cmd.add_option("--device", o.device, "Device index")->check(CLI::NonNegativeNumber);
+  cmd.add_option("--device", o.device, "Device index")->check(whole_number_at_least(0));
   cmd.add_option("--cpu-threads", o.cpu_threads, "CPU backend: worker threads (0 = all cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_at_least(0));
   cmd.add_option("--printf-buffer", o.printf_buffer,
                  "Device printf buffer in bytes (default 1048576, as CUDA's)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_at_least(1));
   cmd.add_flag("--json", o.json, "Print one JSON document");
   cmd.add_flag("--no-cache", o.no_cache, "Do not use the compile cache");
   cmd.add_flag("--memcheck", o.memcheck, "CPU backend: check every memory access");

@@ -91,6 +91,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "/tmp: is a directory"},
         BadInput{seed + g + ok_args + "--expect 'vector=@/dev/urandom'", 2,
                  "cannot read /dev/urandom: is a character device, not a regular file"},
+        // Counts are checked with gpurun's words, not CLI11's range with a 309-digit bound.
+        BadInput{seed + g + ok_args + "--repeat 0", 2, "--repeat: '0' must be a whole number ≥ 1"},
+        BadInput{seed + g + ok_args + "--printf-buffer -3", 2,
+                 "--printf-buffer: '-3' must be a whole number ≥ 1"},
         // A newline in a quoted value is written as \n: the error stays one line.
         BadInput{seed + g +
                      "--arg \"$(printf 'vector=f32[20]:io\\nta')\" --arg size=20 "
