@@ -1,5 +1,5 @@
 #!/bin/bash
-# Builds the libFuzzer targets (preset fuzz, clang with ASan and UBSan) and runs each one for a
+# Builds the libFuzzer targets (preset debug: clang with ASan and UBSan) and runs each one for a
 # while over a copy of its seed corpus (docs/fuzzing.md). Prints one table line per target and
 # exits non-zero when a target crashed, hung, ran out of memory or a sanitizer reported; the input
 # that did it is kept in tests/fuzz/regressions/TARGET/ and replayed by every later run.
@@ -10,12 +10,12 @@
 #                       (default: all)
 #   --merge             merge inputs that reach new code back into tests/fuzz/corpus/TARGET
 #   --replay            only replay the corpus and the regressions, no fuzzing
-# Environment: BUILD (default build-fuzz), FUZZ_WORK (default /tmp/gpurun-fuzz), FUZZ_JOBS for
+# Environment: BUILD (default build-debug), FUZZ_WORK (default /tmp/gpurun-fuzz), FUZZ_JOBS for
 # the build (default 2), FUZZ_ARGS (more libFuzzer flags).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-BUILD=${BUILD:-build-fuzz}
+BUILD=${BUILD:-build-debug}
 WORK=${FUZZ_WORK:-/tmp/gpurun-fuzz}
 ALL_TARGETS=(arg_spec run_spec bench_suite npy expr signature ptx_entries ptx_module)
 
@@ -44,7 +44,7 @@ for t in "${targets[@]}"; do
 done
 
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-  cmake --preset fuzz -B "$BUILD" >/dev/null || exit 2
+  cmake --preset debug -B "$BUILD" >/dev/null || exit 2
 fi
 cmake --build "$BUILD" -j "${FUZZ_JOBS:-2}" --target "${targets[@]/%/_fuzz}" >"$WORK.build.log" 2>&1 ||
   {

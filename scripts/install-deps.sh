@@ -3,7 +3,7 @@
 # skips what is present). clang and libclc compile CUDA kernels to PTX when no NVRTC is installed.
 set -eu
 pkgs="build-essential cmake git libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
-libbenchmark-dev python3-numpy clang libclc-14"
+libbenchmark-dev python3-numpy clang libclc-14 libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
