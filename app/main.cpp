@@ -1,6 +1,8 @@
 // gpurun: run, check and time one GPU kernel without writing a host program.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -11,30 +13,78 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "app/nvcc_spellings.hpp"
 #include "backends/registry.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
 #include "base/process_clock.hpp"
+#include "base/suggest.hpp"
 #include "output/error_report.hpp"
 
 namespace {
 
+const std::vector<std::string> k_commands = {"run",     "bench",   "compare", "threads",
+                                             "devices", "compile", "cache"};
+
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
-/// not one of ours (or a top-level flag).
-std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const char* commands[] = {"run",     "bench",   "compare", "threads",
-                                   "devices", "compile", "cache"};
-  std::vector<std::string> args(argv + 1, argv + argc);
+/// not one of ours (or a top-level flag). A first word that is no file but nearly a command name
+/// is a mistyped command.
+std::vector<std::string> with_default_command(std::vector<std::string> args) {
   if (args.empty())
     return args;
   const std::string& first = args.front();
   if (first == "-h" || first == "--help" || first == "--version")
     return args;
-  for (const char* c : commands)
+  for (const std::string& c : k_commands)
     if (first == c)
       return args;
+  std::error_code ec;
+  if (!first.starts_with('-') && first.find('.') == std::string::npos &&
+      !std::filesystem::exists(first, ec))
+    if (const auto command = gpurun::closest(first, k_commands))
+      throw gpurun::usage_error(
+          fmt::format("unknown command '{}' (did you mean '{}'?)", first, *command));
   args.insert(args.begin(), "run");
   return args;
+}
+
+/// The option names of `command` as typed ("--grid", "-g").
+std::vector<std::string> option_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : command.get_options()) {
+    for (const std::string& l : o->get_lnames())
+      names.push_back("--" + l);
+    for (const std::string& s : o->get_snames())
+      names.push_back("-" + s);
+  }
+  return names;
+}
+
+/// For CLI11's "arguments were not expected": the first word that looks like an option and is
+/// none of the command's, with the nearest option name; empty when there is none.
+std::string unknown_option(const CLI::App& app, const std::vector<std::string>& args) {
+  const auto parsed = app.get_subcommands();
+  const CLI::App& command = parsed.empty() ? app : *parsed.front();
+  const auto names = option_names(command);
+  bool skip = true; // the command's own name
+  for (const std::string& word : args) {
+    if (skip) {
+      skip = false;
+      continue;
+    }
+    if (!word.starts_with('-') || word == "-" || word == "--")
+      continue;
+    const std::string name = word.substr(0, word.find('='));
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      continue;
+    if (name.size() > 2 && name[1] != '-' && !name.starts_with("-D") && !name.starts_with("-I")) {
+      // a short option with its value glued (-g2) is known
+      if (std::find(names.begin(), names.end(), name.substr(0, 2)) != names.end())
+        continue;
+    }
+    return fmt::format("unknown option '{}'{}", word, gpurun::did_you_mean(name, names));
+  }
+  return {};
 }
 
 /// Whether the command line asks for JSON (--json, or threads' --format json). Read from the
@@ -85,11 +135,13 @@ void exit_without_teardown(int code) {
 int main(int argc, char** argv) {
   gpurun::mark_process_start();
   int exit_code = 0;
-  auto args = with_default_command(argc, argv);
+  std::vector<std::string> args(argv + 1, argv + argc);
   const bool json = wants_json(args);
   std::optional<std::string> device_output;
   try {
     gpurun::trace("main");
+    args = with_default_command(gpurun::rewrite_nvcc_spellings(std::move(args)));
+    const std::vector<std::string> words = args;
     gpurun::BackendRegistry registry;
     gpurun::CommandEnv env{registry, exit_code, device_output};
     CLI::App app{"gpurun: run, check and time one GPU kernel without writing a host program",
@@ -114,6 +166,9 @@ int main(int argc, char** argv) {
         return app.exit(e);
       std::string what = e.what();
       what = what.substr(0, what.find('\n'));
+      if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+        if (std::string unknown = unknown_option(app, words); !unknown.empty())
+          what = std::move(unknown);
       std::cerr << "gpurun: error: " << what << " (gpurun --help lists the options)\n";
       if (json)
         std::cout << gpurun::dump_document(gpurun::error_document(gpurun::usage_error(what)))

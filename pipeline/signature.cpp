@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/suggest.hpp"
 #include "pipeline/detail/c_lexer.hpp"
 #include "pipeline/detail/c_types.hpp"
 
@@ -410,11 +411,12 @@ const KernelSignature& select_kernel(const std::vector<KernelSignature>& kernels
                                   base, count));
   }
   if (match == nullptr) {
-    std::string names;
+    std::vector<std::string> names;
     for (const auto& k : kernels)
-      names += (names.empty() ? "" : ", ") + k.name;
-    throw usage_error(fmt::format("--kernel: no kernel '{}' in the source (kernels: {})", base,
-                                  names.empty() ? "none" : names));
+      names.push_back(k.name);
+    throw usage_error(fmt::format(
+        "--kernel: no kernel '{}' in the source{} (kernels: {})", base, did_you_mean(base, names),
+        names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
   }
   return *match;
 }

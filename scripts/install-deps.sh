@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what gpurun needs to build and test on Debian 12, all from Debian main (idempotent;
-# skips what is present). clang and libclc compile CUDA kernels to PTX when no NVRTC is installed.
+# skips what is present). clang and libclc compile CUDA kernels to PTX when no NVRTC is installed;
+# libclang-rt-14-dev holds the sanitizer and libFuzzer runtimes of the debug preset.
 set -eu
 pkgs="build-essential cmake git libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
 libbenchmark-dev python3-numpy clang libclc-14 libclang-rt-14-dev"

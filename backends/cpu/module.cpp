@@ -8,6 +8,7 @@
 #include "backends/cpu/emu/decode.hpp"
 #include "backends/cpu/ptx/parser.hpp"
 #include "base/error.hpp"
+#include "base/suggest.hpp"
 
 namespace gpurun::cpu {
 
@@ -76,11 +77,12 @@ CpuModule::~CpuModule() {
 Function& CpuModule::function(const std::string& name) {
   auto it = m_functions.find(name);
   if (it == m_functions.end()) {
-    std::string known;
+    std::vector<std::string> known;
     for (const auto& [n, f] : m_functions)
-      known += (known.empty() ? "" : ", ") + n;
-    throw usage_error(fmt::format("kernel '{}' not found in the module (kernels: {})", name,
-                                  known.empty() ? "none" : known));
+      known.push_back(n);
+    throw usage_error(fmt::format(
+        "kernel '{}' not found in the module{} (kernels: {})", name, did_you_mean(name, known),
+        known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
   }
   return *it->second;
 }

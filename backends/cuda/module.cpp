@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends/cuda/error.hpp"
+#include "base/suggest.hpp"
 
 namespace gpurun::cuda {
 namespace {
@@ -108,9 +109,9 @@ Function& CudaModule::function(const std::string& name) {
   const CUresult r = m_state->api.module_get_function(&f, m_handle, name.c_str());
   if (r == CUDA_ERROR_NOT_FOUND) {
     const auto names = kernel_names();
-    throw usage_error(fmt::format("kernel '{}' not found in module (kernels: {})", name,
-                                  names.empty() ? std::string("none listed")
-                                                : fmt::format("{}", fmt::join(names, ", "))));
+    throw usage_error(fmt::format(
+        "kernel '{}' not found in module{} (kernels: {})", name, did_you_mean(name, names),
+        names.empty() ? std::string("none listed") : fmt::format("{}", fmt::join(names, ", "))));
   }
   if (r != CUDA_SUCCESS)
     throw_error(r, "cuModuleGetFunction", ExitCode::device,

@@ -1,0 +1,52 @@
+// End-to-end: nvcc's spellings of compile options work, and mistyped commands, options and kernel
+// names get a "did you mean".
+#include <gtest/gtest.h>
+
+#include "support/test_support.hpp"
+
+namespace gpurun::test {
+namespace {
+
+const std::string seed = "kernels/examples/scalar_add.json --backend cpu --no-cache -q ";
+
+TEST(NvccSpellings, ArchStdAndPassThroughOptionsAreAccepted) {
+  for (const std::string flags :
+       {"-arch=sm_90", "-arch sm_80", "--gpu-architecture=sm_90", "--gpu-architecture sm_90",
+        "-std=c++17", "--use_fast_math", "-use_fast_math", "-lineinfo", "-maxrregcount=32",
+        "-maxrregcount 32", "-Xptxas -v", "--ptxas-options=-v", "-ftz=true", "--prec-div=false",
+        "-DSCALE=2", "-D SCALE=2", "-I/tmp", "-I /tmp"}) {
+    const auto r = run_gpurun(seed + flags);
+    EXPECT_EQ(r.exit_code, 0) << flags << "\n" << r.err;
+  }
+}
+
+TEST(NvccSpellings, TheArchReachesTheCompiler) {
+  // compute_75 PTX says so in its .target line.
+  const auto ptx = temp_dir() / "k.ptx";
+  const auto r = run_gpurun("compile kernels/examples/scalar_add.cu -arch=compute_75 --ptx -o " +
+                            ptx.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto text = run_shell("cat " + ptx.string()).out;
+  EXPECT_NE(text.find(".target sm_75"), std::string::npos) << text.substr(0, 400);
+}
+
+TEST(DidYouMean, MistypedCommandOptionAndKernel) {
+  auto r = run_gpurun("devcies");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpurun: error: unknown command 'devcies' (did you mean 'devices'?)\n");
+  r = run_gpurun(seed + "--grdi 2");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("gpurun: error: unknown option '--grdi' (did you mean '--grid'?)", 0), 0u)
+      << r.err;
+  r = run_gpurun(seed + "--kernel scalar_ad");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no kernel 'scalar_ad' in the source (did you mean 'scalar_add'?)"),
+            std::string::npos)
+      << r.err;
+  // Nothing near: no suggestion.
+  r = run_gpurun(seed + "--kernel zzzzzzzz");
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace gpurun::test
