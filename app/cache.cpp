@@ -1,7 +1,11 @@
 // `gpurun cache info|clear`: the on-disk compile cache.
+#include <memory>
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
+#include "base/format.hpp"
 #include "pipeline/compile_cache.hpp"
 
 namespace gpurun {
@@ -9,10 +13,20 @@ namespace gpurun {
 void add_cache_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("cache", "Inspect or clear the compile cache");
   cmd->require_subcommand(1);
-  cmd->add_subcommand("info", "Where the cache is and what it holds")->callback([] {
+  auto* info_cmd = cmd->add_subcommand("info", "Where the cache is and what it holds");
+  auto json = std::make_shared<bool>(false);
+  info_cmd->add_flag("--json", *json, "Print one JSON document");
+  info_cmd->callback([json] {
     CompileCache cache(CompileCache::default_dir());
     const auto info = cache.info();
-    fmt::print("cache: {}\nentries: {}\nbytes: {}\n", info.dir.string(), info.entries, info.bytes);
+    if (*json) {
+      const nlohmann::ordered_json document{
+          {"dir", info.dir.string()}, {"entries", info.entries}, {"bytes", info.bytes}};
+      fmt::print("{}\n", document.dump(2));
+      return;
+    }
+    fmt::print("cache: {}\nentries: {}\nsize: {}\n", info.dir.string(), info.entries,
+               byte_size(info.bytes));
   });
   cmd->add_subcommand("clear", "Remove every cache entry")->callback([] {
     CompileCache cache(CompileCache::default_dir());

@@ -18,7 +18,7 @@ CLI::Validator whole_number_at_least(long long minimum) {
           return fmt::format("'{}' must be a whole number ≥ {}", value, minimum);
         return {};
       },
-      fmt::format("INT ≥ {}", minimum));
+      "");
 }
 
 } // namespace gpurun

@@ -28,6 +28,7 @@ struct CompileCommandOptions {
   std::vector<std::string> defines;
   std::vector<std::string> include_dirs;
   std::vector<std::string> opts;
+  std::vector<std::string> kernels; ///< template instantiations to compile (--kernel)
   std::string compiler;
   bool ptx = false;
   bool resources = false;
@@ -74,6 +75,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   options.include_dirs = o.include_dirs;
   options.std_version = o.std_version;
   options.extra = o.opts;
+  options.name_expressions = o.kernels;
   options.compiler = compiler_choice(o.compiler, "--compiler");
   options.arch = o.arch.empty() ? target.device->properties().arch : o.arch;
   if (o.ptx)
@@ -98,12 +100,23 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
                        result.compiler_version,
                        std::nullopt,
                        std::nullopt};
+  if (o.out == "-") { // the binary on stdout, for a pipe
+    std::cout.write(reinterpret_cast<const char*>(result.binary.data()),
+                    static_cast<std::streamsize>(result.binary.size()));
+    return;
+  }
   if (!o.out.empty())
     write_file_atomic(o.out, result.binary);
   else if (o.ptx && result.binary_format == "ptx")
     report.ptx.emplace(reinterpret_cast<const char*>(result.binary.data()), result.binary.size());
-  if (o.resources)
+  if (o.resources) {
     report.resources = find_resources(source, options, target, *context, result);
+    if (report.resources->ptxas.empty() && report.resources->loaded.empty())
+      throw usage_error(fmt::format(
+          "{}: no kernel was compiled: the file has no __global__ function, or only templates "
+          "(name an instantiation: --kernel 'NAME<TYPE>')",
+          o.file));
+  }
   make_printer(o.json ? OutputFormat::json : OutputFormat::human)->print_compile(report);
 }
 
@@ -113,7 +126,10 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("compile", "Compile a kernel file without running it");
   auto o = std::make_shared<CompileCommandOptions>();
   cmd->add_option("file", o->file, "Kernel file")->required();
-  cmd->add_option("-o,--output", o->out, "Write the binary (cubin or PTX) here");
+  cmd->add_option("-o,--output", o->out, "Write the binary (cubin or PTX) here ('-': stdout)");
+  cmd->add_option("--kernel,-k", o->kernels,
+                  "Instantiate a template kernel: 'NAME<TYPE>' (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--arch", o->arch, "Target: sm_XX (binary) or compute_XX (PTX)");
   cmd->add_option("--std", o->std_version, "Language standard");
   cmd->add_option("--backend", o->backend, "auto|cuda|cpu");

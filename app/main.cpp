@@ -33,7 +33,7 @@ std::vector<std::string> with_default_command(std::vector<std::string> args) {
   if (args.empty())
     return args;
   const std::string& first = args.front();
-  if (first == "-h" || first == "--help" || first == "--version")
+  if (first == "-h" || first == "--help" || first == "--help-all" || first == "--version")
     return args;
   for (const std::string& c : k_commands)
     if (first == c)
@@ -155,6 +155,15 @@ int main(int argc, char** argv) {
     gpurun::add_compile_command(app, env);
     gpurun::add_cache_command(app, env);
     gpurun::add_compare_command(app, env);
+    app.set_help_all_flag("--help-all", "Print the options of every command");
+    // --backend offers the backends this build has.
+    std::string backends = "auto";
+    for (const auto& backend : registry.all())
+      backends += "|" + backend->name();
+    for (CLI::App* command : app.get_subcommands({}))
+      if (CLI::Option* option = command->get_option_no_throw("--backend"))
+        option->description(fmt::format("Backend: {} (default auto: the best available)",
+                                        backends));
 
     std::reverse(args.begin(), args.end()); // CLI11 takes a reversed vector
     try {

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <vector>
+
+#include <cxxabi.h>
 
 #include <fmt/format.h>
 
@@ -328,6 +331,29 @@ std::string one_line(std::string_view text) {
       out += c;
   }
   return out;
+}
+
+std::string byte_size(std::uint64_t bytes) {
+  if (bytes < 1024)
+    return fmt::format("{} byte{}", bytes, bytes == 1 ? "" : "s");
+  static constexpr const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = static_cast<double>(bytes) / 1024;
+  std::size_t unit = 0;
+  while (value >= 1023.95 && unit + 1 < std::size(units)) {
+    value /= 1024;
+    ++unit;
+  }
+  const int decimals = value >= 99.95 ? 0 : value >= 9.995 ? 1 : 2;
+  return fmt::format("{:.{}f} {}", value, decimals, units[unit]);
+}
+
+std::string demangled(const std::string& symbol) {
+  if (!symbol.starts_with("_Z"))
+    return symbol;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(
+      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && text ? std::string(text.get()) : symbol;
 }
 
 } // namespace gpurun

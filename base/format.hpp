@@ -10,6 +10,7 @@
 // smallest non-zero one is < 1e-4, or their ratio exceeds 1000. f16 and bf16 print as numbers.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,13 @@ namespace gpurun {
 /// `text` on one line: control characters (a newline in an --arg value, say) written as C
 /// escapes ("\\n", "\\t", "\\x1b"), so that a message quoting user input stays one line.
 [[nodiscard]] std::string one_line(std::string_view text);
+
+/// A C++ symbol as written in the source ("_Z3whoPf" → "who(float*)"); other names unchanged.
+[[nodiscard]] std::string demangled(const std::string& symbol);
+
+/// A size for people: "512 bytes", "62.8 KiB", "1.50 MiB", "139 GiB" (three significant digits,
+/// binary units).
+[[nodiscard]] std::string byte_size(std::uint64_t bytes);
 
 /// The element type and shape as reports show them: "f32[20]", "i32[2,3]".
 [[nodiscard]] std::string buffer_type_text(const HostBuffer& buffer);

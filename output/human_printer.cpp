@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "base/format.hpp"
 #include "output/bench_report.hpp"
 #include "output/comparison_report.hpp"
 #include "output/run_report.hpp"
@@ -38,14 +39,14 @@ void print_resources(std::ostream& out, const ResourceReport& r) {
     fmt::print(out, "{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", "kernel", "registers",
                "barriers", "shared bytes", "stack bytes", "spill st/ld", "cmem bytes");
     for (const auto& k : r.ptxas)
-      fmt::print(out, "{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", k.name, k.registers,
-                 k.barriers, k.shared_bytes, k.stack_frame_bytes,
+      fmt::print(out, "{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", demangled(k.name),
+                 k.registers, k.barriers, k.shared_bytes, k.stack_frame_bytes,
                  fmt::format("{}/{}", k.spill_store_bytes, k.spill_load_bytes), k.constant_bytes);
   } else {
     fmt::print(out, "{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
                "local bytes", "max threads");
     for (const auto& [name, a] : r.loaded)
-      fmt::print(out, "{:<32} {:>9} {:>13} {:>12} {:>11}\n", name,
+      fmt::print(out, "{:<32} {:>9} {:>13} {:>12} {:>11}\n", demangled(name),
                  a.registers < 0 ? std::string("-") : std::to_string(a.registers),
                  a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
   }

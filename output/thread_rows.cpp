@@ -203,7 +203,8 @@ RowsWritten write_grouped_table(std::ostream& out, const ThreadTable& table, con
     printed_any = true;
   };
   std::for_each(s.head.begin(), s.head.end(), print);
-  if (s.truncated) {
+  // --limit 0 asks for the summary alone: no rows, so nothing to say is left out.
+  if (s.truncated && !(s.head.empty() && s.tail.empty())) {
     out << fmt::format("{}  … {} …\n", s.head.empty() ? "" : "\n", elision_text(s));
     have_previous = false;
   }

@@ -1,5 +1,7 @@
 // End-to-end: nvcc's spellings of compile options work, and mistyped commands, options and kernel
 // names get a "did you mean".
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "support/test_support.hpp"
@@ -46,6 +48,51 @@ TEST(DidYouMean, MistypedCommandOptionAndKernel) {
   // Nothing near: no suggestion.
   r = run_gpurun(seed + "--kernel zzzzzzzz");
   EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace gpurun::test
+
+namespace gpurun::test {
+namespace {
+
+TEST(CompileResources, TemplatesOnlyIsAnErrorThatSaysWhatToDo) {
+  auto r = run_gpurun("compile tests/data/e2e/template_only.cu --resources");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("only templates (name an instantiation: --kernel 'NAME<TYPE>')"),
+            std::string::npos)
+      << r.err;
+  r = run_gpurun("compile tests/data/e2e/template_only.cu --resources -k 'fill<float>' -k "
+                 "'fill<int>'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("void fill<float>(float*, float)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("void fill<int>(int*, int)"), std::string::npos) << r.out;
+}
+
+TEST(CompileResources, CppNamesShowAsWritten) {
+  const auto r = run_gpurun("compile tests/data/e2e/cpp_linkage.cu --resources");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("who(float*)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("_Z3whoPf"), std::string::npos) << r.out;
+}
+
+TEST(Compile, DashOutputIsStdout) {
+  const auto r = run_gpurun("compile tests/data/e2e/cpp_linkage.cu --ptx -o -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(".visible .entry _Z3whoPf"), std::string::npos) << r.out.substr(0, 300);
+  EXPECT_FALSE(std::filesystem::exists(source_dir() / "-"));
+}
+
+TEST(Help, HelpAllAndOnlyBuiltBackends) {
+  auto r = run_gpurun("--help-all");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("bench"), std::string::npos);
+  r = run_gpurun("run --help");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto line = r.out.substr(
+      r.out.find("--backend"), r.out.find('\n', r.out.find("--backend")) - r.out.find("--backend"));
+  EXPECT_EQ(line.find("hip"), std::string::npos) << line << ": hip is not built";
+  EXPECT_NE(line.find("auto|"), std::string::npos) << line;
 }
 
 } // namespace

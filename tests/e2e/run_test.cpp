@@ -141,6 +141,10 @@ TEST(RunE2E, CompileCacheHitsOnTheSecondRun) {
   EXPECT_EQ(nlohmann::json::parse(second.out)["timings_ms"]["cache_hit"], true);
   auto info = run_shell(env + gpurun_bin() + " cache info");
   EXPECT_NE(info.out.find("entries: 1"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find(" KiB\n"), std::string::npos) << info.out;
+  const auto info_json = nlohmann::json::parse(run_shell(env + gpurun_bin() + " cache info --json").out);
+  EXPECT_EQ(info_json.at("entries"), 1);
+  EXPECT_GT(info_json.at("bytes").get<std::uint64_t>(), 1000u);
   auto cleared = run_shell(env + gpurun_bin() + " cache clear");
   EXPECT_EQ(cleared.exit_code, 0);
   EXPECT_NE(run_shell(env + gpurun_bin() + " cache info").out.find("entries: 0"),

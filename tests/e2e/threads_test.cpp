@@ -60,6 +60,14 @@ TEST(ThreadsCommand, SummaryShowsThePartialWarp) {
   EXPECT_NE(r.out.find("… 136 rows not shown …"), std::string::npos) << r.out;
 }
 
+TEST(ThreadsCommand, LimitZeroPrintsTheSummaryAlone) {
+  const auto r = run_gpurun("threads --grid 2 --block 64 --limit 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("total threads: 128"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("not shown"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("block (0,0,0)"), std::string::npos) << r.out;
+}
+
 TEST(ThreadsCommand, JsonCarriesSummaryAndRows) {
   const auto r = run_gpurun("threads --block 100 --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

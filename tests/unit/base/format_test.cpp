@@ -123,3 +123,20 @@ TEST(Format, BufferTypeTextNamesTheTypeAndEveryDimension) {
 
 } // namespace
 } // namespace gpurun
+
+namespace gpurun {
+namespace {
+
+TEST(ByteSize, BinaryUnitsWithThreeSignificantDigits) {
+  EXPECT_EQ(byte_size(0), "0 bytes");
+  EXPECT_EQ(byte_size(1), "1 byte");
+  EXPECT_EQ(byte_size(1023), "1023 bytes");
+  EXPECT_EQ(byte_size(1024), "1.00 KiB");
+  EXPECT_EQ(byte_size(64320), "62.8 KiB");
+  EXPECT_EQ(byte_size(1536 * 1024), "1.50 MiB");
+  EXPECT_EQ(byte_size(1048575), "1.00 MiB");
+  EXPECT_EQ(byte_size(150'000'000'000ULL), "140 GiB");
+}
+
+} // namespace
+} // namespace gpurun
