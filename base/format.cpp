@@ -356,4 +356,50 @@ std::string demangled(const std::string& symbol) {
   return status == 0 && text ? std::string(text.get()) : symbol;
 }
 
+std::string format_duration(double seconds) {
+  const double magnitude = std::fabs(seconds);
+  if (magnitude == 0)
+    return "0 s";
+  if (magnitude < 1e-6)
+    return fmt::format("{:.4g} ns", seconds * 1e9);
+  if (magnitude < 1e-3)
+    return fmt::format("{:.4g} µs", seconds * 1e6);
+  if (magnitude < 1)
+    return fmt::format("{:.4g} ms", seconds * 1e3);
+  return fmt::format("{:.4g} s", seconds);
+}
+
+std::string format_count(double value) {
+  if (!std::isfinite(value))
+    return fmt::format("{}", value);
+  if (std::floor(value) == value && std::fabs(value) < 1e15) {
+    std::string digits = fmt::format("{:.0f}", std::fabs(value));
+    for (std::size_t i = digits.size(); i > 3; i -= 3)
+      digits.insert(i - 3, ",");
+    return (value < 0 ? "-" : "") + digits;
+  }
+  return format_si(value);
+}
+
+std::string format_si(double value) {
+  if (!std::isfinite(value))
+    return fmt::format("{}", value);
+  static constexpr const char* prefixes[] = {"", " k", " M", " G", " T", " P"};
+  double v = value;
+  std::size_t p = 0;
+  while (std::fabs(v) >= 999.5 && p + 1 < std::size(prefixes)) {
+    v /= 1000;
+    ++p;
+  }
+  const double a = std::fabs(v);
+  const int decimals = p == 0 ? 3 : a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
+  return p == 0 ? fmt::format("{:.3g}", v) : fmt::format("{:.{}f}{}", v, decimals, prefixes[p]);
+}
+
+std::size_t display_width(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char ch) {
+    return (static_cast<unsigned char>(ch) & 0xc0) != 0x80;
+  }));
+}
+
 } // namespace gpurun

@@ -25,6 +25,20 @@ namespace gpurun {
 /// A C++ symbol as written in the source ("_Z3whoPf" → "who(float*)"); other names unchanged.
 [[nodiscard]] std::string demangled(const std::string& symbol);
 
+/// A duration for people, in the unit that suits it: "0 s", "512 ns", "12.35 µs", "1.234 ms",
+/// "2.5 s" (four significant digits).
+[[nodiscard]] std::string format_duration(double seconds);
+
+/// A count for people: whole numbers with thousands separators ("81,912"), others with three
+/// significant digits and an SI prefix ("1.80 M", "3.25 k", "0.5").
+[[nodiscard]] std::string format_count(double value);
+
+/// Three significant digits and an SI prefix: "1.80 M", "3.25 k", "512", "0.5".
+[[nodiscard]] std::string format_si(double value);
+
+/// Columns a terminal gives `text`: UTF-8 continuation bytes take none ("µs" is two).
+[[nodiscard]] std::size_t display_width(std::string_view text);
+
 /// A size for people: "512 bytes", "62.8 KiB", "1.50 MiB", "139 GiB" (three significant digits,
 /// binary units).
 [[nodiscard]] std::string byte_size(std::uint64_t bytes);

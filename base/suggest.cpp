@@ -28,7 +28,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::optional<std::string> closest(std::string_view typed,
                                    const std::vector<std::string>& candidates) {
-  const std::size_t allowed = std::max<std::size_t>(1, typed.size() / 3);
+  // A word of one or two letters is too short to guess what it meant.
+  const std::size_t allowed = typed.size() < 3 ? 0 : std::max<std::size_t>(1, typed.size() / 3);
   std::optional<std::string> best;
   std::size_t best_distance = allowed + 1;
   for (const std::string& c : candidates) {

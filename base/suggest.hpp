@@ -11,7 +11,8 @@ namespace gpurun {
 [[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// The candidate nearest to `typed`, when it is near enough to be what was meant (at most a third
-/// of the word's length in edits, and at least one edit allowed); none otherwise. Ties go to the
+/// of the word's length in edits, at least one; none for words shorter than three letters); none
+/// otherwise. Ties go to the
 /// candidate listed first.
 [[nodiscard]] std::optional<std::string> closest(std::string_view typed,
                                                  const std::vector<std::string>& candidates);

@@ -47,13 +47,6 @@ std::string cell(std::string text) {
   return text;
 }
 
-// Characters as a terminal shows them: UTF-8 continuation bytes take no column ("µs").
-std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char ch) {
-    return (static_cast<unsigned char>(ch) & 0xc0) != 0x80;
-  }));
-}
-
 struct Column {
   std::string title;
   bool right = true;
@@ -138,19 +131,6 @@ ordered_json case_json(const CaseResult& c, const BenchReport& report) {
 }
 
 } // namespace
-
-std::string format_duration(double s) {
-  const double a = std::fabs(s);
-  if (a == 0)
-    return "0 s";
-  if (a < 1e-6)
-    return fmt::format("{:.4g} ns", s * 1e9);
-  if (a < 1e-3)
-    return fmt::format("{:.4g} µs", s * 1e6);
-  if (a < 1)
-    return fmt::format("{:.4g} ms", s * 1e3);
-  return fmt::format("{:.4g} s", s);
-}
 
 std::string bench_markdown(const BenchReport& report) {
   const auto& cases = report.cases;

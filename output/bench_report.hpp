@@ -6,12 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/format.hpp"
 #include "bench/report.hpp"
 
 namespace gpurun {
-
-/// "12.35 µs", "850 ns", "1.234 ms", "2.50 s": four significant digits in a fitting unit.
-[[nodiscard]] std::string format_duration(double seconds);
 
 /// The aligned Markdown table, one row per case (a skipped case names its reason in the
 /// warnings column).

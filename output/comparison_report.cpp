@@ -1,5 +1,7 @@
 #include "output/comparison_report.hpp"
 
+#include "base/format.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -29,7 +31,7 @@ std::string escape_cell(std::string_view text) {
 }
 
 std::string optional_seconds(const std::optional<double>& s) {
-  return s ? format_seconds(*s) : "-";
+  return s ? format_duration(*s) : "-";
 }
 
 std::string change_text(const std::optional<double>& change) {
@@ -64,19 +66,6 @@ nlohmann::ordered_json optional_json(const std::optional<double>& v) {
 
 } // namespace
 
-std::string format_seconds(double seconds) {
-  const double magnitude = std::abs(seconds);
-  if (magnitude == 0)
-    return "0 s";
-  if (magnitude < 1e-6)
-    return fmt::format("{:.4g} ns", seconds * 1e9);
-  if (magnitude < 1e-3)
-    return fmt::format("{:.4g} us", seconds * 1e6);
-  if (magnitude < 1)
-    return fmt::format("{:.4g} ms", seconds * 1e3);
-  return fmt::format("{:.4g} s", seconds);
-}
-
 std::string summary_line(const ComparisonReport& report) {
   const auto s = report.summary();
   std::string line =
@@ -100,7 +89,7 @@ std::string render_comparison_table(const ComparisonReport& report) {
   std::array<std::size_t, k_columns> width{};
   for (const auto& row : rows)
     for (std::size_t i = 0; i < k_columns; ++i)
-      width[i] = std::max({width[i], row[i].size(), std::size_t{3}});
+      width[i] = std::max({width[i], display_width(row[i]), std::size_t{3}});
   // Names and verdicts read left to right; numbers line up on their right.
   constexpr std::array<bool, k_columns> right{false, true, true, true, true, false};
 

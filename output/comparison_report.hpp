@@ -9,9 +9,6 @@
 
 namespace gpurun {
 
-/// "12.35 us": three to four significant digits in ns, us, ms or s.
-[[nodiscard]] std::string format_seconds(double seconds);
-
 /// "2 slower, 1 faster, 5 same, 0 noisy; 1 only in baseline" (the part after ';' lists only
 /// what there is: only in baseline, only in new, skipped).
 [[nodiscard]] std::string summary_line(const bench::ComparisonReport& report);

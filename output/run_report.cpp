@@ -20,18 +20,18 @@ constexpr std::size_t k_edge_items = 3;
 // label; 2-D buffers wrap by rows anyway.
 constexpr std::size_t k_line_width = 160;
 
-// Milliseconds to three significant digits, without exponents for the usual range.
+// A time in milliseconds, in the unit that suits it.
 std::string ms(double v) {
-  if (v >= 100)
-    return fmt::format("{:.0f}", v);
-  return fmt::format("{:.3g}", v);
+  return format_duration(v / 1000);
 }
 
-// A stat value: counters print as integers, rates and seconds with three significant digits.
-std::string stat_text(double v) {
-  if (std::floor(v) == v && std::fabs(v) < 1e15)
-    return fmt::format("{:.0f}", v);
-  return fmt::format("{:.3g}", v);
+// A stat value: seconds as a duration, rates with an SI prefix, counters with separators.
+std::string stat_text(const std::string& name, double v) {
+  if (name == "seconds")
+    return format_duration(v);
+  if (name.ends_with("_per_second"))
+    return format_si(v) + "/s";
+  return format_count(v);
 }
 
 std::string error_text(double v) {
@@ -125,20 +125,20 @@ void render_check(std::string& out, const CheckReport& c) {
 std::string timings_line(const Timings& t, const std::string& compiler) {
   std::vector<std::string> parts;
   if (t.init_ms > 0)
-    parts.push_back(fmt::format("init {} ms", ms(t.init_ms)));
+    parts.push_back(fmt::format("init {}", ms(t.init_ms)));
   if (t.context_ms > 0)
-    parts.push_back(fmt::format("context {} ms", ms(t.context_ms)));
+    parts.push_back(fmt::format("context {}", ms(t.context_ms)));
   std::vector<std::string> notes;
   if (t.cache_hit)
     notes.emplace_back("cache hit");
   if (!compiler.empty())
     notes.push_back(compiler);
-  parts.push_back(fmt::format("compile {} ms{}", ms(t.compile_ms),
+  parts.push_back(fmt::format("compile {}{}", ms(t.compile_ms),
                               notes.empty() ? "" : fmt::format(" ({})", fmt::join(notes, ", "))));
   if (t.load_ms > 0)
-    parts.push_back(fmt::format("load {} ms", ms(t.load_ms)));
-  parts.push_back(fmt::format("h2d {} ms", ms(t.h2d_ms)));
-  std::string kernel = fmt::format("kernel {} ms", ms(t.kernel_ms));
+    parts.push_back(fmt::format("load {}", ms(t.load_ms)));
+  parts.push_back(fmt::format("h2d {}", ms(t.h2d_ms)));
+  std::string kernel = fmt::format("kernel {}", ms(t.kernel_ms));
   if (t.kernel_samples_ms.size() > 1) {
     const auto [lo, hi] =
         std::minmax_element(t.kernel_samples_ms.begin(), t.kernel_samples_ms.end());
@@ -146,9 +146,9 @@ std::string timings_line(const Timings& t, const std::string& compiler) {
         fmt::format(" (mean of {}, min {}, max {})", t.kernel_samples_ms.size(), ms(*lo), ms(*hi));
   }
   parts.push_back(kernel);
-  parts.push_back(fmt::format("d2h {} ms", ms(t.d2h_ms)));
+  parts.push_back(fmt::format("d2h {}", ms(t.d2h_ms)));
   if (t.total_ms > 0)
-    parts.push_back(fmt::format("total {} ms", ms(t.total_ms)));
+    parts.push_back(fmt::format("total {}", ms(t.total_ms)));
   return fmt::format("{}\n", fmt::join(parts, " · "));
 }
 
@@ -206,7 +206,7 @@ std::string render_results(const RunOutcome& o, const std::string& print_selecti
   if (!o.stats.empty()) {
     std::vector<std::string> parts;
     for (const auto& [name, value] : o.stats)
-      parts.push_back(name + " " + stat_text(value));
+      parts.push_back(name + " " + stat_text(name, value));
     out += fmt::format("stats: {}\n", fmt::join(parts, " · "));
   }
   if (o.status != "ok")

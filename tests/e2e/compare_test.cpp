@@ -44,7 +44,7 @@ TEST(CompareE2E, RegressionFailsTheGate) {
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("| case "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| copy/N:1024  |    10 us | 11 us | +10.00% | <0.0001 | slower  |"),
+  EXPECT_NE(r.out.find("| copy/N:1024  |    10 µs | 11 µs | +10.00% | <0.0001 | slower  |"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("slower"), std::string::npos);

@@ -127,6 +127,15 @@ TEST(Format, BufferTypeTextNamesTheTypeAndEveryDimension) {
 namespace gpurun {
 namespace {
 
+TEST(FormatDuration, PicksAUnitWithFourSignificantDigits) {
+  EXPECT_EQ(format_duration(0), "0 s");
+  EXPECT_EQ(format_duration(512e-9), "512 ns");
+  EXPECT_EQ(format_duration(12.3456e-6), "12.35 µs");
+  EXPECT_EQ(format_duration(1.2345e-3), "1.234 ms");
+  EXPECT_EQ(format_duration(2.5), "2.5 s");
+  EXPECT_EQ(format_duration(-2e-3), "-2 ms");
+}
+
 TEST(ByteSize, BinaryUnitsWithThreeSignificantDigits) {
   EXPECT_EQ(byte_size(0), "0 bytes");
   EXPECT_EQ(byte_size(1), "1 byte");
@@ -136,6 +145,25 @@ TEST(ByteSize, BinaryUnitsWithThreeSignificantDigits) {
   EXPECT_EQ(byte_size(1536 * 1024), "1.50 MiB");
   EXPECT_EQ(byte_size(1048575), "1.00 MiB");
   EXPECT_EQ(byte_size(150'000'000'000ULL), "140 GiB");
+}
+
+} // namespace
+} // namespace gpurun
+
+namespace gpurun {
+namespace {
+
+TEST(FormatCount, SeparatorsForWholeNumbersAndSiPrefixesForTheRest) {
+  EXPECT_EQ(format_count(0), "0");
+  EXPECT_EQ(format_count(999), "999");
+  EXPECT_EQ(format_count(81912), "81,912");
+  EXPECT_EQ(format_count(1234567), "1,234,567");
+  EXPECT_EQ(format_count(-1234), "-1,234");
+  EXPECT_EQ(format_count(0.5), "0.5");
+  EXPECT_EQ(format_si(1.8e6), "1.80 M");
+  EXPECT_EQ(format_si(3254), "3.25 k");
+  EXPECT_EQ(format_si(999.4), "999");
+  EXPECT_EQ(format_si(123e9), "123 G");
 }
 
 } // namespace

@@ -20,7 +20,8 @@ TEST(Closest, SuggestsOnlyWhatIsNear) {
   const std::vector<std::string> commands = {"run", "bench", "devices", "compile"};
   EXPECT_EQ(closest("devcies", commands), "devices");
   EXPECT_EQ(closest("benhc", commands), "bench");
-  EXPECT_EQ(closest("rn", commands), "run");
+  EXPECT_EQ(closest("rn", commands), std::nullopt) << "too short to guess";
+  EXPECT_EQ(closest("rnu", commands), "run");
   EXPECT_EQ(closest("xyz", commands), std::nullopt);
   EXPECT_EQ(closest("run", commands), std::nullopt) << "an exact match is no suggestion";
   EXPECT_EQ(did_you_mean("compiel", commands), " (did you mean 'compile'?)");

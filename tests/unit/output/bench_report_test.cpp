@@ -34,14 +34,6 @@ bench::BenchReport two_cases() {
   return r;
 }
 
-TEST(BenchReport, DurationsInAFittingUnit) {
-  EXPECT_EQ(format_duration(12.3456e-6), "12.35 µs");
-  EXPECT_EQ(format_duration(850e-9), "850 ns");
-  EXPECT_EQ(format_duration(1.2345e-3), "1.234 ms");
-  EXPECT_EQ(format_duration(2.5), "2.5 s");
-  EXPECT_EQ(format_duration(0), "0 s");
-}
-
 TEST(BenchReport, MarkdownTableIsAlignedWithAxisColumns) {
   const std::string md = bench_markdown(two_cases());
   EXPECT_TRUE(md.starts_with("| case |    N | samples |")) << md;

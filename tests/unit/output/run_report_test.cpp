@@ -62,7 +62,7 @@ TEST(Report, SeedRunExactly) {
       "scalar_add<<<(1,1,1),(20,1,1)>>> on cpu:0 gpurun PTX emulator\n"
       "vector (i32[20]) before: [ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19]\n"
       "vector (i32[20]) after:  [20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39]\n"
-      "compile 12.3 ms (cache hit) · h2d 0.01 ms · kernel 0.02 ms · d2h 0.01 ms\n");
+      "compile 12.34 ms (cache hit) · h2d 10 µs · kernel 20 µs · d2h 10 µs\n");
 }
 
 TEST(Report, LongBuffersAreElidedAndInputsPrintOnce) {
@@ -148,9 +148,9 @@ TEST(Report, ChecksTimingsAndStats) {
             "    900  9    1234.5\n"
             "  … 2 more\n"
             "check z: FAILED, 3 elements expected (f32[3]), the buffer has 2 (f32[2])\n"
-            "init 150 ms · compile 12.3 ms · h2d 0.01 ms · kernel 0.5 ms (mean of 3, min 0.25, "
-            "max 0.75) · d2h 0.01 ms · total 1234 ms\n"
-            "stats: lane_instructions 6400 · seconds 0.00123 · warp_instructions 200\n"
+            "init 150.4 ms · compile 12.34 ms · h2d 10 µs · kernel 500 µs (mean of 3, min 250 µs, "
+            "max 750 µs) · d2h 10 µs · total 1.234 s\n"
+            "stats: lane_instructions 6,400 · seconds 1.23 ms · warp_instructions 200\n"
             "status: check_failed\n");
 }
 
@@ -158,9 +158,10 @@ TEST(Report, TimingLineNamesTheCompiler) {
   RunOutcome o = seed_outcome();
   o.compiler = "clang 14.0.6";
   const auto text = render_results(o, "none");
-  EXPECT_NE(text.find("compile 12.3 ms (cache hit, clang 14.0.6) · "), std::string::npos) << text;
+  EXPECT_NE(text.find("compile 12.34 ms (cache hit, clang 14.0.6) · "), std::string::npos) << text;
   o.timings.cache_hit = false;
-  EXPECT_NE(render_results(o, "none").find("compile 12.3 ms (clang 14.0.6) · "), std::string::npos);
+  EXPECT_NE(render_results(o, "none").find("compile 12.34 ms (clang 14.0.6) · "),
+            std::string::npos);
   EXPECT_EQ(to_json(o)["compiler"], "clang 14.0.6");
   o.compiler.clear();
   EXPECT_TRUE(to_json(o)["compiler"].is_null());
