@@ -34,5 +34,6 @@ void add_cache_command(CLI::App& app, CommandEnv& env);   // app/cache.cpp
 void add_threads_command(CLI::App& app, CommandEnv& env); // app/threads.cpp
 void add_bench_command(CLI::App& app, CommandEnv& env);   // app/bench.cpp
 void add_compare_command(CLI::App& app, CommandEnv& env); // app/compare.cpp
+void add_merge_command(CLI::App& app, CommandEnv& env);   // app/merge.cpp
 
 } // namespace gpurun

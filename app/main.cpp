@@ -22,8 +22,8 @@ namespace {
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
 /// not one of ours (or a top-level flag).
 std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const char* commands[] = {"run",     "bench",   "compare", "threads",
-                                   "devices", "compile", "cache"};
+  static const char* commands[] = {"run",     "bench",   "compare", "merge",
+                                   "threads", "devices", "compile", "cache"};
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty())
     return args;
@@ -103,6 +103,7 @@ int main(int argc, char** argv) {
     gpurun::add_compile_command(app, env);
     gpurun::add_cache_command(app, env);
     gpurun::add_compare_command(app, env);
+    gpurun::add_merge_command(app, env);
 
     std::reverse(args.begin(), args.end()); // CLI11 takes a reversed vector
     try {
