@@ -3,6 +3,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
 #include "bench/runner.hpp"
+#include "bench/shard.hpp"
 #include "bench/suite.hpp"
 #include "output/printer.hpp"
 #include "pipeline/language.hpp"
@@ -58,6 +60,8 @@ struct BenchCommandOptions {
   bool interleave = false;
   bool peak = false;
   std::string filter;
+  std::string shard;
+  std::string balance_from;
   bool list = false;
   std::string json_file;
   std::string csv_file;
@@ -203,6 +207,39 @@ void write_output(const std::string& path, OutputFormat format, const bench::Ben
   write_file_atomic(path, std::span(reinterpret_cast<const std::byte*>(s.data()), s.size()));
 }
 
+/// Narrows `cases` to this job's shard — from --shard, else from a job array's environment —
+/// and says so on stderr; nullopt (and `cases` untouched) when the suite is not sharded.
+std::optional<bench::ShardInfo> take_shard(const CLI::App& cmd, const BenchCommandOptions& o,
+                                           std::vector<bench::BenchCase>& cases) {
+  const auto spec = cmd.count("--shard") != 0
+                        ? std::optional(bench::parse_shard(o.shard))
+                        : bench::shard_from_environment(bench::process_environment());
+  if (!spec) {
+    if (cmd.count("--balance-from") != 0)
+      throw usage_error("--balance-from: applies to a shard (--shard K/N, or a job array's task)");
+    return std::nullopt;
+  }
+  std::optional<std::map<std::string, double>> timings;
+  if (cmd.count("--balance-from") != 0)
+    timings = bench::read_case_timings(o.balance_from);
+  const auto costs = bench::estimate_costs(cases, timings ? &*timings : nullptr);
+  const auto assignment = bench::assign_shards(costs.costs, spec->count);
+  bench::ShardInfo info{
+      spec->index, spec->count, spec->source, std::string(bench::to_string(costs.basis)), {}};
+  std::vector<bench::BenchCase> mine;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    info.suite_cases.push_back(cases[i].name);
+    if (assignment[i] == spec->index)
+      mine.push_back(std::move(cases[i]));
+  }
+  std::cerr << fmt::format("gpurun: shard {}/{} ({}): {} of {} cases, balanced by {}{}\n",
+                           spec->index, spec->count, spec->source, mine.size(),
+                           info.suite_cases.size(), info.cost_basis,
+                           mine.empty() ? " (an empty shard: more shards than cases)" : "");
+  cases = std::move(mine);
+  return info;
+}
+
 void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, CommandEnv& env) {
   if (!(o.max_noise_percent > 0))
     throw usage_error(
@@ -223,7 +260,8 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   for (const auto& text : o.axes)
     axes.push_back(bench::parse_axis(text, "-a"));
   const bench::Suite suite = load_suite(cmd, o);
-  const std::vector<bench::BenchCase> cases = bench::expand(suite, axes, o.filter);
+  std::vector<bench::BenchCase> cases = bench::expand(suite, axes, o.filter);
+  const auto shard = take_shard(cmd, o, cases);
   if (o.list) {
     for (const auto& c : cases)
       fmt::print("{}{}\n", c.name, c.error ? " (cannot run: " + *c.error + ")" : "");
@@ -255,6 +293,7 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
 
   bench::BenchReport report = bench::run_bench(suite.name, cases, target, options);
   progress.clear();
+  report.shard = shard;
   report.version = GPURUN_VERSION;
   report.date = iso_date();
   report.host_name = host_name();
@@ -318,7 +357,12 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
   cmd->add_flag("--peak", o->peak,
                 "Measure the device's copy bandwidth first and show % of it per case");
   cmd->add_option("--filter", o->filter, "Only cases whose name matches this regular expression");
-  cmd->add_flag("--list", o->list, "List the cases the suite expands to and exit");
+  cmd->add_option("--shard", o->shard,
+                  "Run shard K of N (K from 0): a balanced 1/N of the cases; default: from "
+                  "SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX with GPURUN_SHARD_COUNT");
+  cmd->add_option("--balance-from", o->balance_from,
+                  "Balance the shards by the case timings of an earlier bench JSON");
+  cmd->add_flag("--list", o->list, "List the cases the suite expands to (of the shard) and exit");
   cmd->add_option("--json", o->json_file,
                   "Write Google Benchmark JSON with every sample to FILE ('-': stdout)");
   cmd->add_option("--csv", o->csv_file, "Write CSV to FILE ('-': stdout)");

@@ -34,6 +34,7 @@ void add_cache_command(CLI::App& app, CommandEnv& env);   // app/cache.cpp
 void add_threads_command(CLI::App& app, CommandEnv& env); // app/threads.cpp
 void add_bench_command(CLI::App& app, CommandEnv& env);   // app/bench.cpp
 void add_compare_command(CLI::App& app, CommandEnv& env); // app/compare.cpp
+void add_merge_command(CLI::App& app, CommandEnv& env);   // app/merge.cpp
 /// `completion` and `man` (app/shell_integration.cpp)
 void add_shell_integration_commands(CLI::App& app, CommandEnv& env);
 

@@ -23,8 +23,9 @@
 
 namespace {
 
-const std::vector<std::string> k_commands = {"run",     "bench", "compare",    "threads", "devices",
-                                             "compile", "cache", "completion", "man"};
+const std::vector<std::string> k_commands = {"run",        "bench",   "compare", "merge",
+                                             "threads",    "devices", "compile", "cache",
+                                             "completion", "man"};
 
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
 /// not one of ours (or a top-level flag). A first word that is no file but nearly a command name
@@ -155,6 +156,7 @@ int main(int argc, char** argv) {
     gpurun::add_compile_command(app, env);
     gpurun::add_cache_command(app, env);
     gpurun::add_compare_command(app, env);
+    gpurun::add_merge_command(app, env);
     gpurun::add_shell_integration_commands(app, env);
     app.set_help_all_flag("--help-all", "Print the options of every command");
     // --backend offers the backends this build has.

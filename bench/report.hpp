@@ -32,6 +32,17 @@ struct CaseResult {
   std::vector<std::string> warnings;
 };
 
+/// Which shard of a suite a report holds (bench --shard, or a job array's task).
+struct ShardInfo {
+  std::size_t index = 0;
+  std::size_t count = 1;
+  std::string source;     ///< what said so: "--shard 2/8", "SLURM_ARRAY_TASK_ID=2, …"
+  std::string cost_basis; ///< what the balance was made of: "bytes", "timings", …
+  /// Every case of the suite as expanded, in suite order: what the shards together hold, so that
+  /// `gpurun merge` can name the cases a missing shard had.
+  std::vector<std::string> suite_cases;
+};
+
 struct BenchReport {
   std::string suite;
   std::string version; ///< gpurun's
@@ -46,12 +57,13 @@ struct BenchReport {
   double peak_bandwidth_gbs = 0; ///< theoretical; 0 when unknown
   std::optional<double> measured_peak_gbs;
   std::string peak_error; ///< why --peak measured nothing
-  std::string mode; ///< "cold", "hot" or "batch"
-  bool hold = true; ///< samples were taken behind a stream hold
+  std::string mode;       ///< "cold", "hot" or "batch"
+  bool hold = true;       ///< samples were taken behind a stream hold
   StoppingRules rules;
   std::string clocks;                  ///< "nvml" or "unavailable: <reason>"
   std::vector<std::string> axis_names; ///< every axis of every case, in first-seen order
   std::vector<CaseResult> cases;
+  std::optional<ShardInfo> shard; ///< when the report holds one shard of the suite
 
   [[nodiscard]] std::size_t failed() const {
     std::size_t n = 0;

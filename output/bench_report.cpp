@@ -95,6 +95,9 @@ ordered_json case_json(const CaseResult& c, const BenchReport& report) {
   ordered_json g{{"case", c.case_name}, {"axes", axes}, {"status", c.ok ? "ok" : "skipped"}};
   if (!c.ok) {
     g["reason"] = c.reason;
+    g["device"] = report.device;
+    g["device_index"] = report.device_index;
+    g["host_name"] = report.host_name;
     return g;
   }
   g["samples_s"] = m.samples_s;
@@ -203,6 +206,12 @@ ordered_json bench_json(const BenchReport& report) {
       {"min_time_s", report.rules.min_time_s},
       {"timeout_s", report.rules.timeout_s},
       {"clocks", report.clocks}};
+  if (report.shard) {
+    const auto& shard = *report.shard;
+    gpurun["shard"] = {{"index", shard.index},         {"count", shard.count},
+                       {"source", shard.source},       {"cost_basis", shard.cost_basis},
+                       {"cases", report.cases.size()}, {"suite_cases", shard.suite_cases}};
+  }
   ordered_json context{{"date", report.date},
                        {"host_name", report.host_name},
                        {"executable", "gpurun"},

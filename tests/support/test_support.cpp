@@ -87,7 +87,11 @@ RunResult run_shell(const std::string& command, const std::filesystem::path& cwd
 }
 
 RunResult run_gpurun(const std::string& args, const std::filesystem::path& cwd) {
-  return run_shell(quote(gpurun_bin()) + " " + args, cwd);
+  // Tests that run inside a job array (Slurm, an indexed Kubernetes Job) must not have their
+  // benchmarks sharded by it.
+  return run_shell("env -u SLURM_ARRAY_TASK_ID -u JOB_COMPLETION_INDEX " + quote(gpurun_bin()) +
+                       " " + args,
+                   cwd);
 }
 
 } // namespace gpurun::test

@@ -19,7 +19,8 @@ struct RunResult {
 };
 
 /// Runs `gpurun ARGS` (ARGS is a shell-quoted string) with the working directory `cwd`
-/// (default: the source tree). stdin is /dev/null.
+/// (default: the source tree). stdin is /dev/null. The job-array variables that shard a benchmark
+/// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX) are removed from its environment.
 [[nodiscard]] RunResult run_gpurun(const std::string& args, const std::filesystem::path& cwd = {});
 /// Runs any shell command.
 [[nodiscard]] RunResult run_shell(const std::string& command,

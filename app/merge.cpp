@@ -1,0 +1,85 @@
+// `gpurun merge OUT.json SHARD...`: one report from the results of a suite's shards
+// (docs/cluster.md). Exit 2 when the shards do not belong together or cases are missing or
+// duplicated (unless --allow-partial).
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "app/command.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
+#include "base/format.hpp"
+#include "base/read_file.hpp"
+#include "bench/merge.hpp"
+
+namespace gpurun {
+
+namespace {
+namespace fs = std::filesystem;
+
+struct MergeArgs {
+  std::string output;
+  std::vector<std::string> shards;
+  bool allow_partial = false;
+};
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return fs::equivalent(a, b, ec) || fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+/// A shard's result given first by mistake (`gpurun merge shard-*.json`) would be overwritten:
+/// refuse an output that is one of the inputs or holds a shard's result.
+void check_output(const MergeArgs& args) {
+  for (const auto& shard : args.shards)
+    if (same_file(args.output, shard))
+      throw usage_error(fmt::format("{}: is also a shard to merge; the first argument is the "
+                                    "merged file to write",
+                                    args.output));
+  const auto text = read_file(args.output);
+  if (!text)
+    return; // not there yet, or unreadable: the write will say so
+  const auto doc = nlohmann::json::parse(*text, nullptr, false);
+  const auto shard = nlohmann::json::json_pointer("/context/gpurun/shard");
+  if (!doc.is_discarded() && doc.contains(shard))
+    throw usage_error(fmt::format("{}: holds a shard's result; the first argument is the merged "
+                                  "file to write",
+                                  args.output));
+}
+
+void run_merge(const MergeArgs& args) {
+  check_output(args);
+  std::vector<bench::ShardResult> inputs;
+  for (const auto& path : args.shards)
+    inputs.push_back(bench::read_shard_result(path));
+  const auto merged = bench::merge_shards(inputs, {args.allow_partial});
+  for (const auto& warning : merged.warnings)
+    std::cerr << "gpurun: warning: " << one_line(warning) << '\n';
+  write_file_atomic(args.output, merged.document.dump(2) + "\n");
+  fmt::print("merged {} of {} shards of suite '{}': {} cases, measured on {} ({}) into {}\n",
+             merged.shards.size(), merged.shard_count, merged.suite, merged.cases,
+             fmt::join(merged.hosts, ", "), fmt::join(merged.devices, ", "), args.output);
+}
+
+} // namespace
+
+void add_merge_command(CLI::App& app, CommandEnv& env) {
+  auto* cmd = app.add_subcommand(
+      "merge", "Merge the results of a suite's shards (bench --shard, job arrays) into one file");
+  auto args = std::make_shared<MergeArgs>();
+  cmd->add_option("OUT", args->output, "The merged result file to write (gpurun bench JSON)")
+      ->required();
+  cmd->add_option("SHARD", args->shards, "The shards' result files (gpurun bench --json)")
+      ->required();
+  cmd->add_flag("--allow-partial", args->allow_partial,
+                "Merge even when cases are missing or duplicated (a warning lists them)");
+  cmd->callback([args, &env] {
+    run_merge(*args);
+    env.exit_code = 0;
+  });
+}
+
+} // namespace gpurun
