@@ -199,9 +199,16 @@ void bind_globals(PreparedRun& run, const RunRequest& request) {
           fmt::format("--global {}: expected a buffer spec such as f32[4]:[1,2,3,4]", text));
     BoundGlobal g{name, *symbol,
                   make_host_buffer(spec, request.base_dir, fmt::format("--global {}", text))};
-    if (g.host.size_bytes() != symbol->size)
+    // A smaller fill goes into the start of the variable, as Kernel Tuner and CuPy copy it (a 7×7
+    // filter into `__constant__ float f[33*33]`); the rest keeps its initial value.
+    if (g.host.size_bytes() > symbol->size)
       throw usage_error(fmt::format("--global {}: {} bytes given for '{}', which has {} bytes",
                                     text, g.host.size_bytes(), name, symbol->size));
+    if (g.host.size_bytes() < symbol->size)
+      run.outcome.warnings.push_back(
+          fmt::format("--global {}: {} bytes fill the first {} of the {} bytes of '{}'; the rest "
+                      "keeps its initial value",
+                      name, g.host.size_bytes(), g.host.size_bytes(), symbol->size, name));
     run.context->copy_to_symbol(g.symbol, g.host.bytes());
     run.globals.push_back(std::move(g));
   }

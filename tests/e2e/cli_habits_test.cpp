@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/test_support.hpp"
 
@@ -93,6 +94,30 @@ TEST(Help, HelpAllAndOnlyBuiltBackends) {
       r.out.find("--backend"), r.out.find('\n', r.out.find("--backend")) - r.out.find("--backend"));
   EXPECT_EQ(line.find("hip"), std::string::npos) << line << ": hip is not built";
   EXPECT_NE(line.find("auto|"), std::string::npos) << line;
+}
+
+} // namespace
+} // namespace gpurun::test
+
+namespace gpurun::test {
+namespace {
+
+TEST(Globals, ASmallerFillGoesIntoTheStartAndSaysSo) {
+  auto r = run_gpurun("tests/data/e2e/constant_filter.cu --backend cpu --no-cache --grid 1 "
+                      "--block 8 --arg 'out=f32[8]' --global 'filter=f32[3]:[1,2,3]' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.at("buffers").at("out").at("values"),
+            nlohmann::json({1.0, 2.0, 3.0, -1.0, -1.0, -1.0, -1.0, -1.0}));
+  EXPECT_NE(r.err.find("gpurun: warning: --global filter: 12 bytes fill the first 12 of the 32 "
+                       "bytes of 'filter'; the rest keeps its initial value"),
+            std::string::npos)
+      << r.err;
+  r = run_gpurun("tests/data/e2e/constant_filter.cu --backend cpu --no-cache --grid 1 --block 8 "
+                 "--arg 'out=f32[8]' --global 'filter=f32[9]:ones'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("36 bytes given for 'filter', which has 32 bytes"), std::string::npos)
+      << r.err;
 }
 
 } // namespace
