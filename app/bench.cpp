@@ -15,6 +15,7 @@
 #include "bench/runner.hpp"
 #include "bench/shard.hpp"
 #include "bench/suite.hpp"
+#include "output/junit.hpp"
 #include "output/printer.hpp"
 #include "pipeline/language.hpp"
 #include "pipeline/spec.hpp"
@@ -66,6 +67,7 @@ struct BenchCommandOptions {
   std::string json_file;
   std::string csv_file;
   std::string md_file;
+  std::string junit_file;
 };
 
 // Flags that describe the kernel-file form's case; with a suite they would be ignored.
@@ -303,6 +305,17 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   write_output(o.json_file, OutputFormat::json, report);
   write_output(o.csv_file, OutputFormat::csv, report);
   write_output(o.md_file, OutputFormat::md, report);
+  if (!o.junit_file.empty()) {
+    std::vector<JunitCase> cases;
+    for (const auto& c : report.cases) {
+      JunitCase t{c.name,       report.suite, c.ok ? c.summary.median : 0.0,
+                  std::nullopt, std::nullopt, std::nullopt};
+      if (!c.ok)
+        t.error = c.reason;
+      cases.push_back(std::move(t));
+    }
+    write_file_atomic(o.junit_file, junit_xml("gpurun bench " + report.suite, cases));
+  }
   env.exit_code = report.failed() == 0 ? 0 : static_cast<int>(ExitCode::check_failed);
 }
 
@@ -363,6 +376,8 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--balance-from", o->balance_from,
                   "Balance the shards by the case timings of an earlier bench JSON");
   cmd->add_flag("--list", o->list, "List the cases the suite expands to (of the shard) and exit");
+  cmd->add_option("--junit", o->junit_file,
+                  "Write a JUnit XML report (each case a test; a skipped case an error) to FILE");
   cmd->add_option("--json", o->json_file,
                   "Write Google Benchmark JSON with every sample to FILE ('-': stdout)");
   cmd->add_option("--csv", o->csv_file, "Write CSV to FILE ('-': stdout)");

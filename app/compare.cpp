@@ -12,6 +12,7 @@
 #include "bench/compare.hpp"
 #include "bench/result_file.hpp"
 #include "output/comparison_report.hpp"
+#include "output/junit.hpp"
 #include "output/printer.hpp"
 
 namespace gpurun {
@@ -25,6 +26,7 @@ struct CompareArgs {
   double threshold_percent = 5;
   bool json = false;
   std::string md_file;
+  std::string junit_file;
 };
 
 bench::CompareOptions validated_options(const CompareArgs& args) {
@@ -52,6 +54,8 @@ void add_compare_command(CLI::App& app, CommandEnv& env) {
                   "Largest change of the median, in percent, that counts as the same (default 5)");
   cmd->add_flag("--json", args->json, "Print the comparison as JSON");
   cmd->add_option("--md", args->md_file, "Also write the Markdown table to FILE");
+  cmd->add_option("--junit", args->junit_file,
+                  "Also write a JUnit XML report (each case a test; a regression a failure)");
   cmd->callback([args, &env] {
     const auto options = validated_options(*args);
     const auto baseline = bench::read_result_file(args->baseline);
@@ -62,6 +66,22 @@ void add_compare_command(CLI::App& app, CommandEnv& env) {
     const auto report = bench::compare_results(baseline, fresh, options);
     if (!args->md_file.empty())
       write_file_atomic(args->md_file, render_comparison_table(report));
+    if (!args->junit_file.empty()) {
+      std::vector<JunitCase> cases;
+      for (const auto& c : report.cases) {
+        JunitCase t{c.name,       "compare",    c.new_median_s.value_or(0.0),
+                    std::nullopt, std::nullopt, std::nullopt};
+        if (c.verdict == bench::Verdict::slower)
+          t.failure = fmt::format("slower: median {:+.2f}% (p = {:.4f})",
+                                  100 * c.change.value_or(0), c.p_value.value_or(0));
+        else if (c.verdict != bench::Verdict::same && c.verdict != bench::Verdict::faster &&
+                 c.verdict != bench::Verdict::noisy)
+          t.skipped =
+              std::string(bench::to_string(c.verdict)) + (c.reason.empty() ? "" : ": " + c.reason);
+        cases.push_back(std::move(t));
+      }
+      write_file_atomic(args->junit_file, junit_xml("gpurun compare", cases));
+    }
     make_printer(args->json ? OutputFormat::json : OutputFormat::human)->print_comparison(report);
     env.exit_code = report.exit_code();
   });

@@ -1,10 +1,14 @@
 // `gpurun run FILE …` (also the default command): run one kernel and report.
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "app/command.hpp"
 #include "app/run_options.hpp"
+#include "base/atomic_file.hpp"
 #include "base/error.hpp"
 #include "base/process_clock.hpp"
+#include "output/junit.hpp"
 #include "output/printer.hpp"
 #include "pipeline/collect.hpp"
 #include "pipeline/execute.hpp"
@@ -13,6 +17,28 @@
 #include "pipeline/target.hpp"
 
 namespace gpurun {
+
+namespace {
+
+// Each --expect is a test case; without any, the launch itself is the one case.
+std::string run_junit(const RunOutcome& o) {
+  std::vector<JunitCase> cases;
+  const double seconds = o.timings.kernel_ms / 1000;
+  for (const CheckReport& c : o.checks) {
+    JunitCase t{c.name, o.kernel, seconds, std::nullopt, std::nullopt, std::nullopt};
+    if (!c.passed)
+      t.failure = !c.message.empty()
+                      ? c.message
+                      : fmt::format("{} of {} elements differ (max abs error {}, max rel error {})",
+                                    c.mismatches, c.compared, c.max_abs_error, c.max_rel_error);
+    cases.push_back(std::move(t));
+  }
+  if (cases.empty())
+    cases.push_back({"launch", o.kernel, seconds, std::nullopt, std::nullopt, std::nullopt});
+  return junit_xml("gpurun run " + o.kernel, cases);
+}
+
+} // namespace
 
 void add_run_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("run", "Run one kernel (the default command: gpurun FILE …)");
@@ -47,6 +73,8 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     run.outcome.device_output = env.device_output;
 
     printer->print_run(run.outcome, RunView{request.print, request.quiet});
+    if (!options->junit_file.empty())
+      write_file_atomic(options->junit_file, run_junit(run.outcome));
     for (const std::string& warning : run.outcome.warnings)
       std::cerr << "gpurun: warning: " << warning << '\n';
     trace("reported");

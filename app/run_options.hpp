@@ -13,6 +13,7 @@ namespace gpurun {
 
 struct RunOptions {
   std::string file;
+  std::string junit_file; ///< --junit: each --expect a JUnit test case
   std::string spec;
   std::string kernel;
   std::string grid;
