@@ -47,7 +47,8 @@ std::string postfix(const std::string& text, const Syntax& syntax) {
   return out;
 }
 
-Problem problem(const std::string& text, const Syntax& syntax) {
+// `text` outlives the Problem, whose token views into it (a string literal does).
+Problem problem(std::string_view text, const Syntax& syntax) {
   try {
     (void)parse(text, syntax);
   } catch (const ParseError& e) {
