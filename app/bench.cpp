@@ -15,8 +15,11 @@
 #include "bench/runner.hpp"
 #include "bench/shard.hpp"
 #include "bench/suite.hpp"
+#include "output/bench_report.hpp"
 #include "output/junit.hpp"
+#include "output/plot.hpp"
 #include "output/printer.hpp"
+#include "output/progress_line.hpp"
 #include "pipeline/language.hpp"
 #include "pipeline/spec.hpp"
 #include "pipeline/target.hpp"
@@ -68,6 +71,9 @@ struct BenchCommandOptions {
   std::string csv_file;
   std::string md_file;
   std::string junit_file;
+  std::string plot_file;
+  std::optional<std::string> plot_x;
+  std::string plot_y = "auto";
 };
 
 // Flags that describe the kernel-file form's case; with a suite they would be ignored.
@@ -163,39 +169,6 @@ std::string host_name() {
   return name.data();
 }
 
-/// A progress line on a terminal: rewritten in place at most ten times a second, cleared at the
-/// end; nothing when stderr is not a terminal.
-class ProgressLine {
-public:
-  ProgressLine() : m_enabled(isatty(STDERR_FILENO) == 1) {}
-  ~ProgressLine() { clear(); }
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-
-  void update(const bench::Progress& p) {
-    if (!m_enabled)
-      return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - m_last < std::chrono::milliseconds(100))
-      return;
-    m_last = now;
-    std::cerr << fmt::format("\r\033[K[{}/{}] {}: {} samples, noise {:.2f}%", p.index + 1, p.count,
-                             p.name, p.samples, 100 * p.noise)
-              << std::flush;
-    m_shown = true;
-  }
-  void clear() {
-    if (m_shown)
-      std::cerr << "\r\033[K" << std::flush;
-    m_shown = false;
-  }
-
-private:
-  bool m_enabled;
-  bool m_shown = false;
-  std::chrono::steady_clock::time_point m_last{};
-};
-
 void write_output(const std::string& path, OutputFormat format, const bench::BenchReport& report) {
   if (path.empty())
     return;
@@ -258,6 +231,9 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
     throw usage_error(fmt::format("--min-time {}: must be a number of seconds ≥ 0", o.min_time_s));
   if (o.hot && o.batch)
     throw usage_error("--hot: conflicts with --batch (a batch is always hot)");
+  const PlotMetric plot_metric = parse_plot_metric(o.plot_y, "--plot-y");
+  if (!o.plot_file.empty())
+    check_plot_target(o.plot_file, "--plot");
   std::vector<bench::Axis> axes;
   for (const auto& text : o.axes)
     axes.push_back(bench::parse_axis(text, "-a"));
@@ -290,8 +266,11 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   options.measure.launch_timeout_s = watchdog_limit(o.launch_timeout_s, "--launch-timeout");
   options.interleave = o.interleave;
   options.peak = o.peak;
-  ProgressLine progress;
-  options.progress = [&progress](const bench::Progress& p) { progress.update(p); };
+  ProgressLine progress(true, std::chrono::milliseconds(0));
+  options.progress = [&progress](const bench::Progress& p) {
+    progress.show(fmt::format("[{}/{}] {}: {} samples, noise {:.2f}%", p.index + 1, p.count,
+                              p.name, p.samples, 100 * p.noise));
+  };
 
   bench::BenchReport report = bench::run_bench(suite.name, cases, target, options);
   progress.clear();
@@ -316,6 +295,8 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
     }
     write_file_atomic(o.junit_file, junit_xml("gpurun bench " + report.suite, cases));
   }
+  if (!o.plot_file.empty())
+    write_plot_svg(make_plot(bench_json(report), "--plot", o.plot_x, plot_metric), o.plot_file);
   env.exit_code = report.failed() == 0 ? 0 : static_cast<int>(ExitCode::check_failed);
 }
 
@@ -324,6 +305,14 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
 void add_bench_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand(
       "bench", "Measure kernels: a suite (SUITE.json) or one kernel file with its flags");
+  cmd->footer(
+      "Examples:\n"
+      "  gpurun bench kernels/suites/stream.json\n"
+      "  gpurun bench kernels/suites/stream.json -a 'N[pow2]=[20:26]' --json base.json --plot sweep.svg\n"
+      "  gpurun bench kernels/examples/saxpy.cu -k 'saxpy<float>' -a 'N[pow2]=[16:24]' -g '(N+255)/256' -b 256 -a a=2.0 --arg 'x=f32[N]:rand' --arg 'y=f32[N]:rand' --arg n=N --bytes '3*N*4'\n"
+      "  gpurun bench suite.json --batch --hot --max-noise 1 --json new.json && gpurun compare base.json new.json\n"
+      "\n"
+      "gpurun help bench has the method (cold L2, stream hold, stopping rules) and the report fields.");
   auto o = std::make_shared<BenchCommandOptions>();
   cmd->add_option("file", o->file, "Suite (.json with \"cases\"), run spec (.json) or kernel file")
       ->required();
@@ -382,6 +371,12 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
                   "Write Google Benchmark JSON with every sample to FILE ('-': stdout)");
   cmd->add_option("--csv", o->csv_file, "Write CSV to FILE ('-': stdout)");
   cmd->add_option("--md", o->md_file, "Write the Markdown table to FILE ('-': stdout)");
+  cmd->add_option("--plot", o->plot_file,
+                  "Draw the sweep as SVG into FILE (gnuplot): time or GB/s against an axis");
+  cmd->add_option("--plot-x", o->plot_x, "The axis to plot against (default: the longest sweep)");
+  cmd->add_option("--plot-y", o->plot_y,
+                  "What to plot: auto (GB/s when the cases declare bytes, else time), time, "
+                  "bandwidth, flops");
   cmd->callback([cmd, o, &env] { run_bench_command(*cmd, *o, env); });
 }
 

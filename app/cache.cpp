@@ -12,6 +12,11 @@ namespace gpurun {
 
 void add_cache_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("cache", "Inspect or clear the compile cache");
+  cmd->footer(
+      "Examples:\n"
+      "  gpurun cache info\n"
+      "  gpurun cache info --json\n"
+      "  gpurun cache clear");
   cmd->require_subcommand(1);
   auto* info_cmd = cmd->add_subcommand("info", "Where the cache is and what it holds");
   auto json = std::make_shared<bool>(false);

@@ -2,6 +2,7 @@
 // Each subcommand lives in its own file (app/run.cpp, app/threads.cpp, …) and registers itself on
 // the CLI11 app through one add_*_command function listed in app/main.cpp. The callback stores
 // the process exit code in `exit_code`; errors are thrown as gpurun::Error and mapped by main().
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -9,6 +10,7 @@
 
 namespace gpurun {
 class BackendRegistry;
+class Context;
 
 struct CommandEnv {
   BackendRegistry& registry;
@@ -27,6 +29,11 @@ struct CommandEnv {
 /// number ≥ 1"), instead of CLI11's range message with its 309-digit bound (app/cli_checks.cpp).
 [[nodiscard]] CLI::Validator whole_number_at_least(long long minimum);
 
+/// A progress line's status for a launch: the kernel, blocks done of the grid where the backend
+/// says (the CPU backend), and an estimate of the time left (app/run.cpp; also threads --run).
+[[nodiscard]] std::function<std::string()> launch_status(const Context& context,
+                                                         const std::string& kernel);
+
 void add_run_command(CLI::App& app, CommandEnv& env);     // app/run.cpp (also the default)
 void add_devices_command(CLI::App& app, CommandEnv& env); // app/devices.cpp
 void add_compile_command(CLI::App& app, CommandEnv& env); // app/compile.cpp
@@ -35,6 +42,8 @@ void add_threads_command(CLI::App& app, CommandEnv& env); // app/threads.cpp
 void add_bench_command(CLI::App& app, CommandEnv& env);   // app/bench.cpp
 void add_compare_command(CLI::App& app, CommandEnv& env); // app/compare.cpp
 void add_merge_command(CLI::App& app, CommandEnv& env);   // app/merge.cpp
+void add_plot_command(CLI::App& app, CommandEnv& env);    // app/plot.cpp
+void add_help_command(CLI::App& app, CommandEnv& env);    // app/help.cpp
 /// `completion` and `man` (app/shell_integration.cpp)
 void add_shell_integration_commands(CLI::App& app, CommandEnv& env);
 

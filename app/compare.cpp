@@ -11,6 +11,7 @@
 #include "base/error.hpp"
 #include "bench/compare.hpp"
 #include "bench/result_file.hpp"
+#include "output/color.hpp"
 #include "output/comparison_report.hpp"
 #include "output/junit.hpp"
 #include "output/printer.hpp"
@@ -43,6 +44,13 @@ bench::CompareOptions validated_options(const CompareArgs& args) {
 void add_compare_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand(
       "compare", "Compare two benchmark result files; exit 1 when a case got significantly slower");
+  cmd->footer(
+      "Examples:\n"
+      "  gpurun compare base.json new.json                   # exit 1 when a case got significantly slower\n"
+      "  gpurun compare base.json new.json --threshold 2 --alpha 0.01 --junit compare.xml\n"
+      "  gpurun compare google-benchmark.json nvbench.json --json\n"
+      "\n"
+      "gpurun help compare has the test (Mann-Whitney U) and the verdicts.");
   auto args = std::make_shared<CompareArgs>();
   cmd->add_option("BASELINE", args->baseline,
                   "Results before the change (gpurun bench, Google Benchmark or nvbench JSON)")
@@ -62,7 +70,7 @@ void add_compare_command(CLI::App& app, CommandEnv& env) {
     const auto fresh = bench::read_result_file(args->fresh);
     for (const auto* file : {&baseline, &fresh})
       for (const auto& warning : file->warnings)
-        std::cerr << "gpurun: warning: " << warning << '\n';
+        std::cerr << warning_prefix() << warning << '\n';
     const auto report = bench::compare_results(baseline, fresh, options);
     if (!args->md_file.empty())
       write_file_atomic(args->md_file, render_comparison_table(report));

@@ -124,6 +124,11 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
 
 void add_compile_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("compile", "Compile a kernel file without running it");
+  cmd->footer(
+      "Examples:\n"
+      "  gpurun compile kernels/examples/saxpy.cu -k 'saxpy<float>' --resources\n"
+      "  gpurun compile kernels/examples/scalar_add.cu --ptx -o -\n"
+      "  gpurun compile kernel.cu -arch=sm_90 -o kernel.cubin");
   auto o = std::make_shared<CompileCommandOptions>();
   cmd->add_option("file", o->file, "Kernel file")->required();
   cmd->add_option("-o,--output", o->out, "Write the binary (cubin or PTX) here ('-': stdout)");

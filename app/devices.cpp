@@ -7,6 +7,7 @@
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/registry.hpp"
 #include "base/error.hpp"
+#include "output/color.hpp"
 #include "output/printer.hpp"
 
 namespace gpurun {
@@ -54,6 +55,10 @@ DeviceCheckReport check_backend(const BackendRegistry& registry, const std::stri
 
 void add_devices_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("devices", "List backends and devices");
+  cmd->footer(
+      "Examples:\n"
+      "  gpurun devices\n"
+      "  gpurun devices --json");
   auto json = std::make_shared<bool>(false);
   auto check = std::make_shared<std::string>();
   cmd->add_flag("--json", *json, "Print JSON");
@@ -67,7 +72,7 @@ void add_devices_command(CLI::App& app, CommandEnv& env) {
     }
     const DeviceCheckReport report = check_backend(env.registry, *check);
     if (!report.available) {
-      std::cerr << fmt::format("gpurun: error: --check {}: unavailable: {}\n", *check,
+      std::cerr << error_prefix() << fmt::format("--check {}: unavailable: {}\n", *check,
                                report.reason);
       env.exit_code = static_cast<int>(ExitCode::unavailable);
     }

@@ -19,13 +19,14 @@
 #include "base/format.hpp"
 #include "base/process_clock.hpp"
 #include "base/suggest.hpp"
+#include "output/color.hpp"
 #include "output/error_report.hpp"
 
 namespace {
 
-const std::vector<std::string> k_commands = {"run",        "bench",   "compare", "merge",
-                                             "threads",    "devices", "compile", "cache",
-                                             "completion", "man"};
+const std::vector<std::string> k_commands = {
+    "run",   "bench", "compare",    "merge", "plot", "threads",
+    "devices", "compile", "cache", "completion", "man", "help"};
 
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
 /// not one of ours (or a top-level flag). A first word that is no file but nearly a command name
@@ -101,7 +102,7 @@ bool wants_json(const std::vector<std::string>& args) {
 }
 
 /// The one-line message on stderr, and under --json the error document on stdout.
-int report_error(const std::exception& error, const char* prefix, bool json,
+int report_error(const std::exception& error, std::string_view kind, bool json,
                  const std::optional<std::string>& device_output) {
   std::fflush(stdout);
   // The message is one line whatever user input it quotes; a compile error's log follows it.
@@ -112,7 +113,7 @@ int report_error(const std::exception& error, const char* prefix, bool json,
     log = message.substr(message.size() - compile->log().size());
     message.remove_suffix(log.size() + 1);
   }
-  std::cerr << "gpurun: " << prefix << gpurun::one_line(message) << '\n';
+  std::cerr << gpurun::error_prefix(kind) << gpurun::one_line(message) << '\n';
   if (!log.empty())
     std::cerr << log << '\n';
   if (json)
@@ -157,16 +158,28 @@ int main(int argc, char** argv) {
     gpurun::add_cache_command(app, env);
     gpurun::add_compare_command(app, env);
     gpurun::add_merge_command(app, env);
+    gpurun::add_plot_command(app, env);
     gpurun::add_shell_integration_commands(app, env);
+    gpurun::add_help_command(app, env);
     app.set_help_all_flag("--help-all", "Print the options of every command");
     // --backend offers the backends this build has.
     std::string backends = "auto";
     for (const auto& backend : registry.all())
       backends += "|" + backend->name();
-    for (CLI::App* command : app.get_subcommands({}))
+    for (CLI::App* command : app.get_subcommands({})) {
       if (CLI::Option* option = command->get_option_no_throw("--backend"))
         option->description(
             fmt::format("Backend: {} (default auto: the best available)", backends));
+      command
+          ->add_option_function<std::string>(
+              "--color",
+              [](const std::string& value) {
+                gpurun::set_color_choice(gpurun::parse_color_choice(value));
+              },
+              "Colour: auto (on a terminal, unless NO_COLOR is set), always, never")
+          ->type_name("WHEN")
+          ->trigger_on_parse();
+    }
 
     std::reverse(args.begin(), args.end()); // CLI11 takes a reversed vector
     try {
@@ -181,20 +194,20 @@ int main(int argc, char** argv) {
       if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
         if (std::string unknown = unknown_option(app, words); !unknown.empty())
           what = std::move(unknown);
-      std::cerr << "gpurun: error: " << what << " (gpurun --help lists the options)\n";
+      std::cerr << gpurun::error_prefix() << what << " (gpurun --help lists the options)\n";
       if (json)
         std::cout << gpurun::dump_document(gpurun::error_document(gpurun::usage_error(what)))
                   << std::endl;
       return static_cast<int>(gpurun::ExitCode::usage);
     }
   } catch (const gpurun::Error& e) {
-    const int code = report_error(e, "error: ", json, device_output);
+    const int code = report_error(e, "error", json, device_output);
     // A hung kernel may still own the device: leave without tearing the context down.
     if (e.code() == gpurun::ExitCode::timeout)
       std::_Exit(code);
     return code;
   } catch (const std::exception& e) {
-    return report_error(e, "internal error: ", json, device_output);
+    return report_error(e, "internal error", json, device_output);
   }
   std::fflush(stdout);
   gpurun::trace("exit");

@@ -14,6 +14,7 @@
 #include "base/format.hpp"
 #include "base/read_file.hpp"
 #include "bench/merge.hpp"
+#include "output/color.hpp"
 
 namespace gpurun {
 
@@ -57,7 +58,7 @@ void run_merge(const MergeArgs& args) {
     inputs.push_back(bench::read_shard_result(path));
   const auto merged = bench::merge_shards(inputs, {args.allow_partial});
   for (const auto& warning : merged.warnings)
-    std::cerr << "gpurun: warning: " << one_line(warning) << '\n';
+    std::cerr << warning_prefix() << one_line(warning) << '\n';
   write_file_atomic(args.output, merged.document.dump(2) + "\n");
   fmt::print("merged {} of {} shards of suite '{}': {} cases, measured on {} ({}) into {}\n",
              merged.shards.size(), merged.shard_count, merged.suite, merged.cases,
@@ -69,6 +70,12 @@ void run_merge(const MergeArgs& args) {
 void add_merge_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand(
       "merge", "Merge the results of a suite's shards (bench --shard, job arrays) into one file");
+  cmd->footer(
+      "Examples:\n"
+      "  gpurun merge all.json shard-*.json\n"
+      "  gpurun merge all.json shard-0.json shard-2.json --allow-partial\n"
+      "\n"
+      "gpurun help cluster has the job-array recipes.");
   auto args = std::make_shared<MergeArgs>();
   cmd->add_option("OUT", args->output, "The merged result file to write (gpurun bench JSON)")
       ->required();

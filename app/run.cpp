@@ -1,5 +1,6 @@
 // `gpurun run FILE …` (also the default command): run one kernel and report.
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -7,8 +8,11 @@
 #include "app/run_options.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "base/format.hpp"
 #include "base/process_clock.hpp"
+#include "output/color.hpp"
 #include "output/junit.hpp"
+#include "output/progress_line.hpp"
 #include "output/printer.hpp"
 #include "pipeline/collect.hpp"
 #include "pipeline/execute.hpp"
@@ -40,8 +44,38 @@ std::string run_junit(const RunOutcome& o) {
 
 } // namespace
 
+ProgressLine::Status launch_status(const Context& context, const std::string& kernel) {
+  return [&context, kernel] {
+    const auto p = context.launch_progress();
+    if (!p || p->blocks == 0)
+      return fmt::format("running {}", kernel);
+    std::string text = fmt::format("running {}: block {} of {} ({:.0f}%)", kernel,
+                                   format_count(static_cast<double>(p->blocks_done)),
+                                   format_count(static_cast<double>(p->blocks)),
+                                   100.0 * static_cast<double>(p->blocks_done) /
+                                       static_cast<double>(p->blocks));
+    if (p->blocks_done > 0 && p->blocks_done < p->blocks)
+      text += fmt::format(", about {} left",
+                          rough_duration(p->seconds *
+                                          static_cast<double>(p->blocks - p->blocks_done) /
+                                          static_cast<double>(p->blocks_done)));
+    return text;
+  };
+}
+
 void add_run_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("run", "Run one kernel (the default command: gpurun FILE …)");
+  cmd->footer(
+      "Examples:\n"
+      "  gpurun kernels/examples/scalar_add.cu --grid 1 --block 20 --arg 'vector=f32[20]:iota' --arg size=20 --arg scalar=20.0\n"
+      "  gpurun kernels/examples/saxpy.cu -k 'saxpy<float>' -g 4 -b 256 -a a=2.0 -a 'x=f32[1024]:iota' -a 'y=f32[1024]:ones' -a n=1024 --expect 'y=f32[1024]:iota(1,2)'\n"
+      "  gpurun kernels/examples/saxpy.json --backend cpu --memcheck\n"
+      "  gpurun kernels/examples/vector_add.json -arch=sm_90 --use_fast_math --repeat 20 --json\n"
+      "\n"
+      "Arguments, one --arg per kernel parameter in order: NAME=TYPE[DIMS]:FILL is a buffer\n"
+      "(f32[1024]:iota, u8[1<<20]:rand(seed=7), f32[64,64]:@in.npy; no fill: zeros), NAME=NUMBER a\n"
+      "scalar (size=20, scalar=2.5, u64:1<<20). gpurun help args has the whole grammar, gpurun help spec\n"
+      "the JSON run spec, gpurun help exit-codes the exit codes.");
   auto options = std::make_shared<RunOptions>();
   add_run_options(*cmd, *options);
 
@@ -62,12 +96,24 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     }
 
     const auto printer = make_printer(request.json ? OutputFormat::json : OutputFormat::human);
-    PreparedRun run = prepare(request, target, device_output);
+    const bool for_people = !request.quiet && !request.json;
+    std::optional<PreparedRun> prepared;
+    {
+      ProgressLine progress(for_people);
+      progress.show(fmt::format("compiling {} for {}", request.source.filename().string(),
+                                target.backend->name()));
+      prepared.emplace(prepare(request, target, device_output));
+    }
+    PreparedRun& run = *prepared;
     if (!request.quiet)
       printer->print_launch(run.outcome);
-    execute(run, request.timeout_s);
-    collect(run, request);
-    execute_timed(run, request.repeat - 1, request.timeout_s);
+    {
+      ProgressLine progress(for_people);
+      progress.show(launch_status(*run.context, run.outcome.kernel));
+      execute(run, request.timeout_s);
+      collect(run, request);
+      execute_timed(run, request.repeat - 1, request.timeout_s);
+    }
     run.outcome.timings.init_ms = select_ms;
     run.outcome.timings.total_ms = ms_since_process_start();
     run.outcome.device_output = env.device_output;
@@ -76,7 +122,7 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     if (!options->junit_file.empty())
       write_file_atomic(options->junit_file, run_junit(run.outcome));
     for (const std::string& warning : run.outcome.warnings)
-      std::cerr << "gpurun: warning: " << warning << '\n';
+      std::cerr << warning_prefix() << warning << '\n';
     trace("reported");
     // The driver releases a process's contexts when it exits; destroying ours first only delays
     // the exit (docs/ARCHITECTURE.md, Decisions).

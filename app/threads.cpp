@@ -138,6 +138,14 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
 void add_threads_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand(
       "threads", "Show which thread gets which indices and how threads fall into warps");
+  cmd->footer(
+      "Examples:\n"
+      "  gpurun threads --grid 2,2 --block 4,4,2\n"
+      "  gpurun threads --block 96 --where 'warp==2 && lane<4'\n"
+      "  gpurun threads --grid 4 --block 256 --limit 0            # the summary only\n"
+      "  gpurun threads --grid 2 --block 64 --run --backend cpu   # checked against a real launch\n"
+      "\n"
+      "gpurun help threads explains the columns.");
   auto o = std::make_shared<ThreadsOptions>();
   cmd->add_option("--grid", o->grid, "Blocks: X[,Y[,Z]] (default 1)");
   cmd->add_option("--block", o->block, "Threads per block: X[,Y[,Z]]")->required();

@@ -213,6 +213,13 @@ struct ContextOptions {
 };
 
 /// A context with one stream: allocation, copies, compile, launch, synchronize.
+/// How far a launch has got (Context::launch_progress).
+struct LaunchProgress {
+  std::uint64_t blocks_done = 0;
+  std::uint64_t blocks = 0;
+  double seconds = 0;
+};
+
 class Context {
 public:
   virtual ~Context() = default;
@@ -264,6 +271,12 @@ public:
   /// What the last launch did that the user should hear of although it succeeded (device printf
   /// calls dropped, a barrier in divergent code), one line each. Optional hook; default: none.
   [[nodiscard]] virtual std::vector<std::string> last_launch_warnings() const { return {}; }
+  /// Where the launch in flight (or the last one) stands, for a progress line: blocks done of
+  /// the grid and seconds since it started. Safe to call from another thread while a launch runs.
+  /// Optional hook; default: none (a GPU does not say).
+  [[nodiscard]] virtual std::optional<LaunchProgress> launch_progress() const {
+    return std::nullopt;
+  }
 };
 
 /// The GPU's default device printf buffer (CUDA's cudaLimitPrintfFifoSize); ContextOptions::

@@ -1,12 +1,14 @@
 #include "output/comparison_report.hpp"
 
-#include "base/format.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "base/format.hpp"
+#include "output/color.hpp"
 
 namespace gpurun {
 
@@ -60,6 +62,19 @@ Row row_of(const CaseComparison& c) {
           verdict_text(c)};
 }
 
+std::optional<Tone> verdict_tone(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::slower:
+    return Tone::bad;
+  case Verdict::faster:
+    return Tone::good;
+  case Verdict::noisy:
+    return Tone::warn;
+  default:
+    return std::nullopt;
+  }
+}
+
 nlohmann::ordered_json optional_json(const std::optional<double>& v) {
   return v && std::isfinite(*v) ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
 }
@@ -82,7 +97,7 @@ std::string summary_line(const ComparisonReport& report) {
   return line;
 }
 
-std::string render_comparison_table(const ComparisonReport& report) {
+std::string render_comparison_table(const ComparisonReport& report, bool color) {
   std::vector<Row> rows{{"case", "baseline", "new", "change", "p-value", "verdict"}};
   for (const auto& c : report.cases)
     rows.push_back(row_of(c));
@@ -94,19 +109,23 @@ std::string render_comparison_table(const ComparisonReport& report) {
   constexpr std::array<bool, k_columns> right{false, true, true, true, true, false};
 
   std::string text;
-  const auto add_row = [&](const Row& row) {
-    for (std::size_t i = 0; i < k_columns; ++i)
-      text += right[i] ? fmt::format("| {:>{}} ", row[i], width[i])
-                       : fmt::format("| {:<{}} ", row[i], width[i]);
+  const auto add_row = [&](const Row& row, std::optional<Tone> verdict_tone) {
+    for (std::size_t i = 0; i < k_columns; ++i) {
+      std::string cell = right[i] ? fmt::format("{:>{}}", row[i], width[i])
+                                  : fmt::format("{:<{}}", row[i], width[i]);
+      if (i == k_columns - 1 && verdict_tone)
+        cell = paint(*verdict_tone, cell, color);
+      text += "| " + cell + " ";
+    }
     text += "|\n";
   };
-  add_row(rows.front());
+  add_row(rows.front(), std::nullopt);
   for (std::size_t i = 0; i < k_columns; ++i)
     text += right[i] ? fmt::format("|-{:-<{}}:", "", width[i])
                      : fmt::format("|:{:-<{}}-", "", width[i]);
   text += "|\n";
   for (std::size_t r = 1; r < rows.size(); ++r)
-    add_row(rows[r]);
+    add_row(rows[r], verdict_tone(report.cases[r - 1].verdict));
   text += '\n' + summary_line(report) + '\n';
   return text;
 }

@@ -14,8 +14,10 @@ namespace gpurun {
 [[nodiscard]] std::string summary_line(const bench::ComparisonReport& report);
 
 /// The table (case, baseline median, new median, change, p-value, verdict), columns padded to
-/// line up, then the summary line.
-[[nodiscard]] std::string render_comparison_table(const bench::ComparisonReport& report);
+/// line up, then the summary line. With `color`, verdicts are coloured (slower red, faster green,
+/// too noisy yellow) without changing the columns' widths.
+[[nodiscard]] std::string render_comparison_table(const bench::ComparisonReport& report,
+                                                  bool color = false);
 
 /// {"baseline", "new", "alpha", "threshold", "cases": [...], "summary": {...}, "exit_code"}.
 [[nodiscard]] nlohmann::ordered_json comparison_json(const bench::ComparisonReport& report);

@@ -8,6 +8,7 @@
 
 #include "base/format.hpp"
 #include "output/bench_report.hpp"
+#include "output/color.hpp"
 #include "output/comparison_report.hpp"
 #include "output/run_report.hpp"
 #include "output/thread_report.hpp"
@@ -61,14 +62,14 @@ void HumanPrinter::do_print_launch(const RunOutcome& outcome) {
 
 void HumanPrinter::do_print_run(const RunOutcome& outcome, const RunView& view) {
   if (!view.quiet) {
-    out() << render_results(outcome, view.print);
+    out() << render_results(outcome, view.print, colors_for(out()));
     return;
   }
   // --quiet: only failures, each once.
   const bool failed = std::any_of(outcome.checks.begin(), outcome.checks.end(),
                                   [](const CheckReport& c) { return !c.passed; });
   if (failed)
-    out() << render_results(outcome, "none");
+    out() << render_results(outcome, "none", colors_for(out()));
 }
 
 void HumanPrinter::do_print_devices(const DevicesReport& report) {
@@ -133,12 +134,14 @@ void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
     fmt::print(out(), "measured peak bandwidth: none ({})\n", report.peak_error);
   out() << '\n' << bench_markdown(report);
   if (const std::size_t failed = report.failed(); failed > 0)
-    fmt::print(out(), "\n{} of {} cases skipped\n", failed, report.cases.size());
+    fmt::print(out(), "\n{}\n",
+               paint(Tone::bad, fmt::format("{} of {} cases skipped", failed, report.cases.size()),
+                     colors_for(out())));
 }
 
 // The Markdown table reads as well on a terminal as in a pull request.
 void HumanPrinter::do_print_comparison(const bench::ComparisonReport& report) {
-  out() << render_comparison_table(report);
+  out() << render_comparison_table(report, colors_for(out()));
 }
 
 } // namespace gpurun

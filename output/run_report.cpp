@@ -9,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "base/format.hpp"
+#include "output/color.hpp"
 
 namespace gpurun {
 using nlohmann::json;
@@ -95,18 +96,20 @@ void print_array(std::string& out, const std::string& label, const HostBuffer& b
   out += "\n";
 }
 
-void render_check(std::string& out, const CheckReport& c) {
+void render_check(std::string& out, const CheckReport& c, bool color) {
+  const std::string failed = paint(Tone::bad, "FAILED", color);
   if (!c.message.empty()) {
-    out += fmt::format("check {}: FAILED, {}\n", c.name, c.message);
+    out += fmt::format("check {}: {}, {}\n", c.name, failed, c.message);
     return;
   }
   const std::string errors = fmt::format("max abs error {}, max rel error {}",
                                          error_text(c.max_abs_error), error_text(c.max_rel_error));
   if (c.passed) {
-    out += fmt::format("check {}: ok ({} elements, {})\n", c.name, c.compared, errors);
+    out += fmt::format("check {}: {} ({} elements, {})\n", c.name, paint(Tone::good, "ok", color),
+                       c.compared, errors);
     return;
   }
-  out += fmt::format("check {}: FAILED, {} of {} elements differ ({})\n", c.name, c.mismatches,
+  out += fmt::format("check {}: {}, {} of {} elements differ ({})\n", c.name, failed, c.mismatches,
                      c.compared, errors);
   std::size_t wi = 5, wg = 3;
   for (const auto& [index, got, expected] : c.first_mismatches) {
@@ -189,7 +192,7 @@ std::string render_launch_line(const RunOutcome& o) {
                      o.backend, o.device_index, o.device_name);
 }
 
-std::string render_results(const RunOutcome& o, const std::string& print_selection) {
+std::string render_results(const RunOutcome& o, const std::string& print_selection, bool color) {
   std::string out;
   for (const BufferReport* b : selected(o, print_selection)) {
     const std::string head = fmt::format("{} ({})", b->name, buffer_type_text(b->after));
@@ -201,7 +204,7 @@ std::string render_results(const RunOutcome& o, const std::string& print_selecti
     }
   }
   for (const auto& c : o.checks)
-    render_check(out, c);
+    render_check(out, c, color);
   out += timings_line(o.timings, o.compiler);
   if (!o.stats.empty()) {
     std::vector<std::string> parts;

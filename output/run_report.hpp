@@ -21,9 +21,9 @@ inline constexpr std::size_t k_json_max_values = 1024;
 /// Everything after the launch line: the selected buffers ("outputs" — the default, "all",
 /// "none" or comma-separated names; outputs print before and after, inputs once), the checks
 /// with their first mismatches, the timings line and the stats. Throws Error(usage) for a name in
-/// `print_selection` that is not a buffer of the run.
+/// `print_selection` that is not a buffer of the run. With `color`, ok and FAILED are coloured.
 [[nodiscard]] std::string render_results(const RunOutcome& outcome,
-                                         const std::string& print_selection);
+                                         const std::string& print_selection, bool color = false);
 
 /// The JSON report: kernel, lowered_name, compiler, backend, device, device_index, grid, block,
 /// shared_bytes, attributes, timings_ms {init, compile, cache_hit, h2d, kernel, kernel_samples,

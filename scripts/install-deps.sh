@@ -3,10 +3,10 @@
 # skips what is present). clang and libclc compile CUDA kernels to PTX when no NVRTC is installed;
 # libclang-rt-14-dev holds the sanitizer and libFuzzer runtimes of the debug preset.
 # slurm-wlm and munge are for the test that runs a suite as a Slurm job array (it starts its own
-# daemons with its own configuration).
+# daemons with its own configuration). gnuplot-nox draws `bench --plot` and `gpurun plot`.
 set -eu
 pkgs="build-essential cmake git libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
-libbenchmark-dev python3-numpy clang libclc-14 libclang-rt-14-dev slurm-wlm munge"
+libbenchmark-dev python3-numpy clang libclc-14 libclang-rt-14-dev slurm-wlm munge gnuplot-nox"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

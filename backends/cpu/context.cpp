@@ -163,6 +163,10 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
     std::memcpy(state->params.data() + params[i].offset, bytes.data(), params[i].size);
   }
   state->memory = m_memory->snapshot();
+  m_blocks_done.store(0);
+  m_blocks.store(config.grid.volume());
+  m_launch_start.store(std::chrono::steady_clock::now().time_since_epoch().count());
+  state->blocks_done = &m_blocks_done;
   m_job = std::make_shared<emu::LaunchJob>(std::move(state), m_workers);
   m_job_collected = false;
 }
@@ -195,6 +199,17 @@ void CpuContext::finish_job() {
                                            s.barrier_mismatch_blocks - 1));
   if (auto e = m_job->error(); e && !m_pending_error)
     m_pending_error = e;
+}
+
+std::optional<LaunchProgress> CpuContext::launch_progress() const {
+  const std::uint64_t blocks = m_blocks.load();
+  if (blocks == 0)
+    return std::nullopt;
+  const std::chrono::steady_clock::time_point start{
+      std::chrono::steady_clock::duration(m_launch_start.load())};
+  return LaunchProgress{m_blocks_done.load(std::memory_order_relaxed), blocks,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                            .count()};
 }
 
 void CpuContext::synchronize(std::optional<double> timeout_s) {

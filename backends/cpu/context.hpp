@@ -1,6 +1,8 @@
 #pragma once
 // A CPU context (one stream): device memory, NVRTC compile to PTX, load into the emulator, and
 // launches that run asynchronously on a worker pool until synchronize().
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +37,7 @@ public:
   void name_buffer(const Buffer& buffer, const std::string& name) override;
   [[nodiscard]] std::map<std::string, double> last_launch_stats() const override;
   [[nodiscard]] std::vector<std::string> last_launch_warnings() const override;
+  [[nodiscard]] std::optional<LaunchProgress> launch_progress() const override;
 
   /// The launch in flight or last finished (null before the first launch).
   [[nodiscard]] std::shared_ptr<emu::LaunchJob> current_job() const { return m_job; }
@@ -53,6 +56,10 @@ private:
   std::exception_ptr m_pending_error;
   std::map<std::string, double> m_stats;
   std::vector<std::string> m_warnings;
+  // The launch in flight, for launch_progress() on another thread.
+  std::atomic<std::uint64_t> m_blocks_done{0};
+  std::atomic<std::uint64_t> m_blocks{0};
+  std::atomic<std::chrono::steady_clock::rep> m_launch_start{0};
 };
 
 } // namespace gpurun::cpu

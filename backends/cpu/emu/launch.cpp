@@ -42,6 +42,8 @@ void LaunchJob::work(int worker) {
                  static_cast<std::uint32_t>(b / grid.x % grid.y),
                  static_cast<std::uint32_t>(b / (std::uint64_t{grid.x} * grid.y))};
       interpreter.run_block(index);
+      if (m_state->blocks_done != nullptr)
+        m_state->blocks_done->fetch_add(1, std::memory_order_relaxed);
     }
   } catch (const Cancelled&) {
   } catch (...) {

@@ -35,6 +35,8 @@ struct LaunchState {
   // Written at the end of every block: kept off the line holding `cancel`, which workers poll.
   alignas(64) std::atomic<std::uint64_t> warp_instructions{0};
   std::atomic<std::uint64_t> lane_instructions{0};
+  /// Counted after every block when set (the context's progress counter).
+  std::atomic<std::uint64_t>* blocks_done = nullptr;
   std::mutex output_mutex; ///< device printf: one call's text is written at once
   /// Receives device printf text (under output_mutex); empty: the process's standard output.
   std::function<void(std::string_view)> device_output;

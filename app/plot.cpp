@@ -1,0 +1,67 @@
+// `gpurun plot RESULTS.json`: draws a benchmark sweep from a gpurun bench JSON file as SVG.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/command.hpp"
+#include "base/error.hpp"
+#include "base/format.hpp"
+#include "base/read_file.hpp"
+#include "output/plot.hpp"
+
+namespace gpurun {
+
+namespace {
+
+struct PlotArgs {
+  std::string results;
+  std::string output;
+  std::optional<std::string> x_axis;
+  std::string metric = "auto";
+};
+
+} // namespace
+
+void add_plot_command(CLI::App& app, CommandEnv& env) {
+  auto* cmd = app.add_subcommand(
+      "plot", "Draw a benchmark sweep from gpurun bench JSON as SVG (time or GB/s against an axis)");
+  cmd->footer("Examples:\n"
+              "  gpurun bench kernels/suites/stream.json -a 'N[pow2]=[16:26]' --json stream.json\n"
+              "  gpurun plot stream.json                      # writes stream.svg\n"
+              "  gpurun plot stream.json -o time.svg --y time\n"
+              "  gpurun plot results.json --x block --y flops");
+  auto args = std::make_shared<PlotArgs>();
+  cmd->add_option("RESULTS", args->results, "A gpurun bench --json file")->required();
+  cmd->add_option("-o,--output", args->output, "The SVG to write (default: RESULTS with .svg)");
+  cmd->add_option("--x", args->x_axis, "The axis to plot against (default: the longest sweep)");
+  cmd->add_option("--y", args->metric,
+                  "What to plot: auto (GB/s when the cases declare bytes, else time), time, "
+                  "bandwidth, flops");
+  cmd->callback([args] {
+    const PlotMetric metric = parse_plot_metric(args->metric, "--y");
+    std::filesystem::path output = args->output;
+    if (output.empty())
+      output = std::filesystem::path(args->results).replace_extension(".svg");
+    if (output == std::filesystem::path(args->results))
+      throw usage_error(fmt::format("-o {}: would overwrite the results", output.string()));
+    check_plot_target(output, "-o");
+    std::string why;
+    const auto text = read_file(args->results, &why);
+    if (!text)
+      throw usage_error(fmt::format("{}: cannot read: {}", args->results, why));
+    const auto document = nlohmann::json::parse(*text, nullptr, false);
+    if (document.is_discarded())
+      throw usage_error(fmt::format("{}: not JSON", args->results));
+    const PlotData plot = make_plot(document, args->results, args->x_axis, metric);
+    write_plot_svg(plot, output);
+    fmt::print("wrote {} ({} series against {}{})\n", output.string(), plot.series.size(),
+               plot.x_axis,
+               plot.skipped > 0 ? fmt::format(", {} cases without a value left out", plot.skipped)
+                                : std::string());
+  });
+}
+
+} // namespace gpurun

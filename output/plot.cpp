@@ -1,0 +1,340 @@
+#include "output/plot.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "backends/kit/subprocess.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
+#include "base/format.hpp"
+#include "base/read_file.hpp"
+
+namespace gpurun {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void invalid(std::string_view label, std::string_view what) {
+  throw usage_error(fmt::format("{}: {}", label, what));
+}
+
+std::optional<double> number_of(std::string_view text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+std::optional<double> number_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number())
+    return std::nullopt;
+  const double v = it->get<double>();
+  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+std::string text_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/// One measured case as the plot sees it.
+struct Case {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> axes;
+  std::optional<double> median_s, gbs, gflops;
+};
+
+std::vector<Case> read_cases(const json& document, std::string_view label) {
+  if (!document.is_object() || !document.contains("benchmarks") ||
+      !document["benchmarks"].is_array())
+    invalid(label, "not a gpurun bench JSON file (no 'benchmarks' array)");
+  std::vector<Case> cases;
+  for (const json& entry : document["benchmarks"]) {
+    if (!entry.is_object() || !entry.contains("gpurun") || !entry["gpurun"].is_object())
+      continue; // an aggregate entry, for Google Benchmark's tools
+    const json& g = entry["gpurun"];
+    Case c;
+    c.name = text_field(g, "case");
+    if (const auto it = g.find("axes"); it != g.end() && it->is_object())
+      for (const auto& [name, value] : it->items())
+        c.axes.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+    if (text_field(g, "status") == "ok") {
+      c.median_s = number_field(g, "median_s");
+      c.gbs = number_field(g, "bandwidth_gbs");
+      c.gflops = number_field(g, "gflops");
+    }
+    cases.push_back(std::move(c));
+  }
+  if (cases.empty())
+    invalid(label, "not a gpurun bench JSON file (no case has a 'gpurun' member)");
+  return cases;
+}
+
+/// The numeric axis with the most distinct values (the first such in case order on a tie).
+std::string pick_axis(const std::vector<Case>& cases, std::string_view label) {
+  std::vector<std::string> order;
+  std::map<std::string, std::set<double>> values;
+  std::set<std::string> non_numeric;
+  for (const Case& c : cases)
+    for (const auto& [name, value] : c.axes) {
+      if (std::find(order.begin(), order.end(), name) == order.end())
+        order.push_back(name);
+      if (const auto v = number_of(value))
+        values[name].insert(*v);
+      else
+        non_numeric.insert(name);
+    }
+  std::string best;
+  std::size_t best_count = 1;
+  for (const std::string& name : order)
+    if (!non_numeric.contains(name) && values[name].size() > best_count) {
+      best = name;
+      best_count = values[name].size();
+    }
+  if (best.empty())
+    invalid(label, "nothing to plot against: no numeric axis takes two or more values (sweep one "
+                   "with -a, e.g. -a 'N[pow2]=[16:24]')");
+  return best;
+}
+
+bool is_power_of_two(double v) {
+  if (v < 1 || v != std::floor(v) || v > 9.2e18)
+    return false;
+  const auto n = static_cast<std::uint64_t>(v);
+  return (n & (n - 1)) == 0;
+}
+
+/// Seconds in the unit that suits the plot's values: the unit and its factor.
+std::pair<std::string, double> time_unit(double typical_s) {
+  if (typical_s < 1e-6)
+    return {"ns", 1e9};
+  if (typical_s < 1e-3)
+    return {"µs", 1e6};
+  if (typical_s < 1)
+    return {"ms", 1e3};
+  return {"s", 1};
+}
+
+/// A gnuplot string literal (single quotes: no escapes but '' for a quote).
+std::string gnuplot_string(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'')
+      out += "''";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+} // namespace
+
+PlotMetric parse_plot_metric(std::string_view text, std::string_view flag) {
+  if (text == "auto")
+    return PlotMetric::automatic;
+  if (text == "time")
+    return PlotMetric::time;
+  if (text == "bandwidth" || text == "gbs")
+    return PlotMetric::bandwidth;
+  if (text == "flops" || text == "gflops")
+    return PlotMetric::flops;
+  throw usage_error(fmt::format("{}: '{}' is not one of auto, time, bandwidth, flops", flag,
+                                one_line(text)));
+}
+
+PlotData make_plot(const json& document, std::string_view label,
+                   const std::optional<std::string>& x_axis, PlotMetric metric) {
+  const std::vector<Case> cases = read_cases(document, label);
+  PlotData plot;
+  plot.x_axis = x_axis ? *x_axis : pick_axis(cases, label);
+  if (x_axis) {
+    bool found = false;
+    for (const Case& c : cases)
+      for (const auto& [name, value] : c.axes)
+        if (name == *x_axis) {
+          found = true;
+          if (!number_of(value))
+            invalid(label, fmt::format("axis '{}' has the value '{}', which is not a number",
+                                       one_line(*x_axis), one_line(value)));
+        }
+    if (!found)
+      invalid(label, fmt::format("no case has an axis '{}'", one_line(*x_axis)));
+  }
+  if (metric == PlotMetric::automatic)
+    metric = std::any_of(cases.begin(), cases.end(), [](const Case& c) { return c.gbs; })
+                 ? PlotMetric::bandwidth
+                 : PlotMetric::time;
+  plot.metric = metric;
+
+  // The cases' values for the metric; a series per case name and other axes.
+  std::vector<std::pair<std::string, PlotPoint>> points;
+  for (const Case& c : cases) {
+    std::optional<double> x;
+    std::string series = c.name;
+    for (const auto& [name, value] : c.axes) {
+      if (name == plot.x_axis)
+        x = number_of(value);
+      else
+        series += fmt::format(" {}={}", name, value);
+    }
+    const std::optional<double> y = metric == PlotMetric::time        ? c.median_s
+                                    : metric == PlotMetric::bandwidth ? c.gbs
+                                                                      : c.gflops;
+    if (!x || !y) {
+      ++plot.skipped;
+      continue;
+    }
+    points.emplace_back(series, PlotPoint{*x, *y});
+  }
+  if (points.empty())
+    invalid(label, fmt::format("no case has a value to plot against '{}'{}", plot.x_axis,
+                               metric == PlotMetric::bandwidth ? " (bandwidth needs --bytes)"
+                               : metric == PlotMetric::flops   ? " (GFLOP/s needs --flops)"
+                                                               : ""));
+
+  std::vector<double> ys;
+  for (const auto& [series, p] : points)
+    ys.push_back(p.y);
+  std::sort(ys.begin(), ys.end());
+  double scale = 1;
+  if (metric == PlotMetric::time) {
+    const auto [unit, factor] = time_unit(ys[ys.size() / 2]);
+    plot.y_label = fmt::format("median time ({})", unit);
+    scale = factor;
+  } else {
+    plot.y_label = metric == PlotMetric::bandwidth ? "bandwidth (GB/s)" : "GFLOP/s";
+  }
+  for (auto& [title, p] : points) {
+    p.y *= scale;
+    auto it = std::find_if(plot.series.begin(), plot.series.end(),
+                           [&](const PlotSeries& s) { return s.title == title; });
+    if (it == plot.series.end()) {
+      plot.series.push_back({title, {}});
+      it = std::prev(plot.series.end());
+    }
+    it->points.push_back(p);
+  }
+  for (PlotSeries& s : plot.series)
+    std::sort(s.points.begin(), s.points.end(),
+              [](const PlotPoint& a, const PlotPoint& b) { return a.x < b.x; });
+
+  // Log axes for sweeps that span decades (or powers of two).
+  double min_x = points.front().second.x, max_x = min_x;
+  bool all_pow2 = true;
+  for (const auto& [series, p] : points) {
+    min_x = std::min(min_x, p.x);
+    max_x = std::max(max_x, p.x);
+    all_pow2 = all_pow2 && is_power_of_two(p.x);
+  }
+  // Powers of two spanning 4× or more (a pow2 sweep), or other values spanning two decades.
+  plot.log_x = min_x > 0 && max_x / min_x >= (all_pow2 ? 4 : 100);
+  plot.log_x_base = all_pow2 ? 2 : 10;
+  plot.log_y = plot.log_x && metric == PlotMetric::time && ys.front() > 0 &&
+               ys.back() / ys.front() >= 16;
+
+  const json context = document.value("context", json::object());
+  const json own = context.is_object() ? context.value("gpurun", json::object()) : json::object();
+  if (metric == PlotMetric::bandwidth && own.is_object()) {
+    if (const auto peak = number_field(own, "peak_bandwidth_gbs"); peak && *peak > 0)
+      plot.peak_gbs = peak;
+    if (const auto peak = number_field(own, "measured_peak_gbs"); peak && *peak > 0)
+      plot.measured_peak_gbs = peak;
+  }
+  const std::string suite = own.is_object() ? text_field(own, "suite") : "";
+  const std::string device = own.is_object() ? text_field(own, "device") : "";
+  const std::string mode = own.is_object() ? text_field(own, "mode") : "";
+  plot.title = suite.empty() ? std::string(label) : suite;
+  if (!device.empty())
+    plot.title += " on " + device;
+  if (!mode.empty())
+    plot.title += " (" + mode + ")";
+  return plot;
+}
+
+std::string gnuplot_script(const PlotData& plot, const std::filesystem::path& svg_path) {
+  std::string s;
+  s += "set terminal svg size 900,560 dynamic enhanced font 'sans,12' background '#ffffff'\n";
+  s += fmt::format("set output {}\n", gnuplot_string(svg_path.string()));
+  s += fmt::format("set title {} noenhanced\n", gnuplot_string(plot.title));
+  s += fmt::format("set xlabel {} noenhanced\n", gnuplot_string(plot.x_axis));
+  s += fmt::format("set ylabel {} noenhanced\n", gnuplot_string(plot.y_label));
+  s += "set grid\nset key outside right top noenhanced\n";
+  if (plot.log_x)
+    s += fmt::format("set logscale x {}\n", plot.log_x_base);
+  if (plot.log_x && plot.log_x_base == 2)
+    s += "set format x '2^{%L}'\n";
+  if (plot.log_y)
+    s += "set logscale y 10\n";
+  else
+    s += "set yrange [0:*]\n";
+  for (std::size_t i = 0; i < plot.series.size(); ++i) {
+    s += fmt::format("$s{} << EOD\n", i);
+    for (const PlotPoint& p : plot.series[i].points)
+      s += fmt::format("{:.17g} {:.17g}\n", p.x, p.y);
+    s += "EOD\n";
+  }
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < plot.series.size(); ++i)
+    parts.push_back(fmt::format("$s{} using 1:2 with linespoints linewidth 2 pointtype 7 title {}",
+                                i, gnuplot_string(plot.series[i].title)));
+  if (plot.peak_gbs)
+    parts.push_back(fmt::format(
+        "{:.17g} with lines dashtype 2 linewidth 2 linecolor rgb '#c00000' title {}",
+        *plot.peak_gbs, gnuplot_string(fmt::format("theoretical peak {:.0f} GB/s", *plot.peak_gbs))));
+  if (plot.measured_peak_gbs)
+    parts.push_back(fmt::format(
+        "{:.17g} with lines dashtype 3 linewidth 2 linecolor rgb '#606060' title {}",
+        *plot.measured_peak_gbs,
+        gnuplot_string(fmt::format("measured peak {:.0f} GB/s", *plot.measured_peak_gbs))));
+  s += "plot " + fmt::format("{}", fmt::join(parts, ", \\\n     ")) + "\n";
+  return s;
+}
+
+void check_plot_target(const std::filesystem::path& path, std::string_view flag) {
+  if (path.empty())
+    throw usage_error(fmt::format("{}: needs a file name", flag));
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw usage_error(fmt::format("{} {}: is a folder, not a file", flag, path.string()));
+  const auto parent = path.parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw usage_error(
+        fmt::format("{} {}: the folder '{}' does not exist", flag, path.string(), parent.string()));
+  if (!proc::find_program("gnuplot"))
+    throw unavailable_error(fmt::format(
+        "{} {}: gnuplot is not installed (Debian: apt install gnuplot-nox)", flag, path.string()));
+}
+
+void write_plot_svg(const PlotData& plot, const std::filesystem::path& path) {
+  const auto gnuplot = proc::find_program("gnuplot");
+  if (!gnuplot)
+    throw unavailable_error(fmt::format(
+        "--plot {}: gnuplot is not installed (Debian: apt install gnuplot-nox)", path.string()));
+  proc::TempDir dir("gpurun-plot-");
+  const auto script = dir.path() / "plot.gp";
+  const auto svg = dir.path() / "plot.svg";
+  write_file_atomic(script, gnuplot_script(plot, svg));
+  const std::vector<std::string> argv{gnuplot->string(), script.string()};
+  const proc::Finished done = proc::run(argv);
+  if (!done.started || done.exit_code != 0 || !std::filesystem::is_regular_file(svg))
+    throw unavailable_error(fmt::format("--plot {}: gnuplot failed: {}", path.string(),
+                                        one_line(done.started ? done.output : done.error)));
+  std::string why;
+  const auto text = read_file(svg, &why);
+  if (!text)
+    throw unavailable_error(
+        fmt::format("--plot {}: cannot read what gnuplot drew: {}", path.string(), why));
+  write_file_atomic(path, *text);
+}
+
+} // namespace gpurun

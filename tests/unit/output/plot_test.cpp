@@ -1,0 +1,123 @@
+#include "output/plot.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "base/error.hpp"
+
+namespace gpurun {
+namespace {
+
+using nlohmann::json;
+
+json bench_case(const std::string& name, json axes, double median_s,
+                std::optional<double> gbs = std::nullopt, const std::string& status = "ok") {
+  json g{{"case", name}, {"axes", std::move(axes)}, {"status", status}};
+  if (status == "ok") {
+    g["median_s"] = median_s;
+    g["bandwidth_gbs"] = gbs ? json(*gbs) : json();
+  }
+  return {{"name", name}, {"gpurun", g}};
+}
+
+json sweep_document() {
+  json benchmarks = json::array();
+  for (int k = 10; k <= 14; ++k)
+    for (const char* t : {"float", "double"}) {
+      const double n = static_cast<double>(1 << k);
+      benchmarks.push_back(bench_case("copy", {{"N", std::to_string(1 << k)}, {"T", t}}, n * 1e-9,
+                                      2 * n * 4 / (n * 1e-9) / 1e9));
+    }
+  benchmarks.push_back(bench_case("copy", {{"N", "32768"}, {"T", "float"}}, 0, {}, "skipped"));
+  // An aggregate entry for Google Benchmark's tools: no gpurun member.
+  benchmarks.push_back({{"name", "copy_mean"}, {"real_time", 1}});
+  return {{"context",
+           {{"gpurun",
+             {{"suite", "stream"}, {"device", "NVIDIA H200"}, {"mode", "cold"},
+              {"peak_bandwidth_gbs", 4800.0}, {"measured_peak_gbs", 4150.0}}}}},
+          {"benchmarks", benchmarks}};
+}
+
+TEST(Plot, SweepAxisSeriesAndLogScaleComeFromTheCases) {
+  const PlotData plot = make_plot(sweep_document(), "r.json", std::nullopt, PlotMetric::time);
+  EXPECT_EQ(plot.x_axis, "N"); // T is not numeric
+  EXPECT_EQ(plot.title, "stream on NVIDIA H200 (cold)");
+  ASSERT_EQ(plot.series.size(), 2u);
+  EXPECT_EQ(plot.series[0].title, "copy T=float");
+  EXPECT_EQ(plot.series[1].title, "copy T=double");
+  ASSERT_EQ(plot.series[0].points.size(), 5u);
+  EXPECT_EQ(plot.series[0].points.front().x, 1024);
+  EXPECT_EQ(plot.series[0].points.back().x, 16384);
+  // Times of 1–16 µs print in µs.
+  EXPECT_EQ(plot.y_label, "median time (µs)");
+  EXPECT_DOUBLE_EQ(plot.series[0].points.front().y, 1.024);
+  EXPECT_TRUE(plot.log_x);
+  EXPECT_EQ(plot.log_x_base, 2);
+  EXPECT_TRUE(plot.log_y);
+  EXPECT_EQ(plot.skipped, 1u);
+  EXPECT_FALSE(plot.peak_gbs); // only on bandwidth plots
+}
+
+TEST(Plot, AutomaticMetricIsBandwidthWithPeakLinesWhenCasesHaveBytes) {
+  const PlotData plot = make_plot(sweep_document(), "r.json", std::nullopt, PlotMetric::automatic);
+  EXPECT_EQ(plot.metric, PlotMetric::bandwidth);
+  EXPECT_EQ(plot.y_label, "bandwidth (GB/s)");
+  EXPECT_DOUBLE_EQ(plot.series[0].points.front().y, 8.0);
+  EXPECT_FALSE(plot.log_y);
+  EXPECT_EQ(plot.peak_gbs, 4800.0);
+  EXPECT_EQ(plot.measured_peak_gbs, 4150.0);
+  const std::string script = gnuplot_script(plot, "/tmp/out.svg");
+  EXPECT_NE(script.find("set terminal svg"), std::string::npos);
+  EXPECT_NE(script.find("set output '/tmp/out.svg'"), std::string::npos);
+  EXPECT_NE(script.find("set logscale x 2"), std::string::npos);
+  EXPECT_NE(script.find("title 'copy T=double'"), std::string::npos);
+  EXPECT_NE(script.find("theoretical peak 4800 GB/s"), std::string::npos);
+  EXPECT_NE(script.find("measured peak 4150 GB/s"), std::string::npos);
+  EXPECT_NE(script.find("$s1 << EOD\n1024 "), std::string::npos) << script;
+}
+
+TEST(Plot, LinearSweepsAndQuotesInTitles) {
+  json benchmarks = json::array();
+  for (int b : {64, 96, 128})
+    benchmarks.push_back(bench_case("it's", {{"block", std::to_string(b)}}, 1e-3 * b));
+  const PlotData plot =
+      make_plot({{"benchmarks", benchmarks}}, "r.json", std::nullopt, PlotMetric::automatic);
+  EXPECT_EQ(plot.metric, PlotMetric::time); // no bytes
+  EXPECT_FALSE(plot.log_x);
+  EXPECT_EQ(plot.y_label, "median time (ms)");
+  EXPECT_EQ(plot.title, "r.json");
+  EXPECT_NE(gnuplot_script(plot, "o.svg").find("title 'it''s'"), std::string::npos);
+}
+
+void expect_usage_error(const json& document, const std::optional<std::string>& x,
+                        PlotMetric metric, const std::string& message) {
+  try {
+    (void)make_plot(document, "r.json", x, metric);
+    FAIL() << "no error for " << message;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+TEST(Plot, ErrorsNameTheFileAndWhatIsWrong) {
+  expect_usage_error(json::object(), std::nullopt, PlotMetric::time,
+                     "r.json: not a gpurun bench JSON file (no 'benchmarks' array)");
+  expect_usage_error({{"benchmarks", json::array({{{"name", "x"}}})}}, std::nullopt,
+                     PlotMetric::time,
+                     "r.json: not a gpurun bench JSON file (no case has a 'gpurun' member)");
+  expect_usage_error(sweep_document(), "M", PlotMetric::time, "r.json: no case has an axis 'M'");
+  expect_usage_error(sweep_document(), "T", PlotMetric::time,
+                     "r.json: axis 'T' has the value 'float', which is not a number");
+  expect_usage_error(sweep_document(), std::nullopt, PlotMetric::flops,
+                     "r.json: no case has a value to plot against 'N' (GFLOP/s needs --flops)");
+  json one{{"benchmarks", json::array({bench_case("c", {{"N", "4"}}, 1.0)})}};
+  expect_usage_error(one, std::nullopt, PlotMetric::time,
+                     "r.json: nothing to plot against: no numeric axis takes two or more values "
+                     "(sweep one with -a, e.g. -a 'N[pow2]=[16:24]')");
+  EXPECT_THROW((void)parse_plot_metric("speed", "--y"), Error);
+  EXPECT_EQ(parse_plot_metric("gbs", "--y"), PlotMetric::bandwidth);
+}
+
+} // namespace
+} // namespace gpurun
