@@ -8,6 +8,9 @@
 #   MIRROR=URL        Debian mirror (default http://deb.debian.org/debian)
 #   REPO=PATH|URL     what to clone (default: this checkout's HEAD)
 #   KEEP_BASE=1       reuse WORKDIR/base.tar.gz from an earlier run instead of a new debootstrap
+#   DEB=FILE.deb      instead of the README's commands, install this package (cpack's .deb) with
+#                     apt as a user would (Recommends included) and run the installed gpurun:
+#                     the bundled example, its manual page, completions and `gpurun help`
 set -u
 cd "$(dirname "$0")/.."
 SRC=$PWD
@@ -23,6 +26,12 @@ command -v debootstrap >/dev/null || die "debootstrap not found (apt-get install
 # The README's commands: the first two lines of its first ```sh block.
 mapfile -t CMDS < <(awk '/^```sh/{f=1;next} /^```/{if(f)exit} f' "$SRC/README.md" | head -2)
 [ "${#CMDS[@]}" -eq 2 ] || die "README.md does not start with two commands in a \`\`\`sh block"
+if [ -n "${DEB:-}" ]; then
+  [ -f "$DEB" ] || die "DEB=$DEB: no such file"
+  DEB=$(realpath "$DEB")
+  CMDS=("apt-get install -y -q /root/$(basename "$DEB")"
+    "gpurun /usr/share/gpurun/kernels/examples/scalar_add.json && gpurun devices && man -w gpurun && test -f /usr/share/bash-completion/completions/gpurun && gpurun help args | head -1")
+fi
 
 unmount_all() {
   for m in dev/pts dev proc sys; do
@@ -58,12 +67,16 @@ in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y
 [ -e "$ROOT/usr/local/cuda" ] && die "the root has /usr/local/cuda: not a fresh machine"
 
 rm -rf "$ROOT/root/gpurun"
-if [ -d "$REPO" ]; then
+if [ -n "${DEB:-}" ]; then
+  cp "$DEB" "$ROOT/root/" || die "cannot copy $DEB into the root"
+  in_root "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq man-db" >>"$WORK/git.log" 2>&1
+  mkdir -p "$ROOT/root/gpurun"
+elif [ -d "$REPO" ]; then
   git clone -q "$REPO" "$ROOT/root/gpurun" || die "cannot clone $REPO"
 else
   in_root "git clone -q '$REPO' /root/gpurun" || die "cannot clone $REPO"
 fi
-echo "cloned $(git -C "$ROOT/root/gpurun" log -1 --format='%h %s')"
+[ -n "${DEB:-}" ] || echo "cloned $(git -C "$ROOT/root/gpurun" log -1 --format='%h %s')"
 
 declare -a results
 status=0
@@ -82,6 +95,10 @@ for i in 0 1; do
 done
 
 echo
-echo "fresh Debian 12 (bookworm minbase, no CUDA), README commands:"
+if [ -n "${DEB:-}" ]; then
+  echo "fresh Debian 12 (bookworm minbase, no CUDA), $(basename "$DEB") installed and run:"
+else
+  echo "fresh Debian 12 (bookworm minbase, no CUDA), README commands:"
+fi
 printf '%s\n' "${results[@]}"
 exit $status

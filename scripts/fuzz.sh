@@ -11,7 +11,8 @@
 #   --merge             merge inputs that reach new code back into tests/fuzz/corpus/TARGET
 #   --replay            only replay the corpus and the regressions, no fuzzing
 # Environment: BUILD (default build-debug), FUZZ_WORK (default /tmp/gpurun-fuzz), FUZZ_JOBS for
-# the build (default 2), FUZZ_ARGS (more libFuzzer flags).
+# the build and the number of targets fuzzed at once (default 2), FUZZ_ARGS (more libFuzzer
+# flags).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -58,31 +59,34 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1:allocator_ma
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:suppressions=$ROOT/tests/fuzz/ubsan.supp}
 common=(-timeout=10 -rss_limit_mb=2048)
 
-failed=0
-printf '%-12s %12s %9s %7s %s\n' target executions execs/s wall_s crashes
-for t in "${targets[@]}"; do
-  bin=$BUILD/tests/fuzz/${t}_fuzz
-  dir=$WORK/$t
+# fuzz_one TARGET: replays, fuzzes and (with --merge) merges one target; its table line goes to
+# $WORK/TARGET.line; returns non-zero when the target failed.
+fuzz_one() {
+  local t=$1
+  local bin=$BUILD/tests/fuzz/${t}_fuzz
+  local dir=$WORK/$t
   rm -rf "$dir"
   mkdir -p "$dir/corpus" "$dir/artifacts"
-  log=$dir/fuzz.log
+  local log=$dir/fuzz.log line=$WORK/$t.line
 
   # The regressions first: an input that once crashed must not crash again.
+  local kept
   mapfile -t kept < <(find "tests/fuzz/regressions/$t" "tests/fuzz/corpus/$t" -type f 2>/dev/null | sort)
   if [ ${#kept[@]} -gt 0 ] && ! "$bin" "${common[@]}" "${kept[@]}" >"$dir/replay.log" 2>&1; then
-    failed=1
+    local bad
     bad=$(grep -o 'Running: .*' "$dir/replay.log" | tail -1 | cut -d' ' -f2-)
-    printf '%-12s %12s %9s %7s %s\n' "$t" - - - "replay failed: $bad (log: $dir/replay.log)"
-    continue
+    printf '%-12s %12s %9s %7s %s\n' "$t" - - - "replay failed: $bad (log: $dir/replay.log)" >"$line"
+    return 1
   fi
   if [ $replay_only = 1 ]; then
-    printf '%-12s %12s %9s %7s %s\n' "$t" "${#kept[@]}" - - "0 (replayed)"
-    continue
+    printf '%-12s %12s %9s %7s %s\n' "$t" "${#kept[@]}" - - "0 (replayed)" >"$line"
+    return 0
   fi
 
   cp "tests/fuzz/corpus/$t/"* "$dir/corpus/"
-  dict=()
+  local dict=()
   [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="tests/fuzz/$t.dict")
+  local start rc wall execs rate what
   start=$(date +%s.%N)
   # shellcheck disable=SC2086 # FUZZ_ARGS is a list of flags
   "$bin" "${common[@]}" "${dict[@]}" -max_total_time="$seconds" -print_final_stats=1 \
@@ -91,7 +95,7 @@ for t in "${targets[@]}"; do
   wall=$(echo "$(date +%s.%N) - $start" | bc)
   execs=$(awk '/^stat::number_of_executed_units:/ {n = $2} END {print n}' "$log")
   rate=$(awk '/^stat::average_exec_per_sec:/ {n = $2} END {print n}' "$log")
-  found=()
+  local found=() f kept_as
   for f in "$dir/artifacts/"{crash,timeout,oom,leak}-*; do
     [ -f "$f" ] || continue
     mkdir -p "tests/fuzz/regressions/$t"
@@ -99,17 +103,40 @@ for t in "${targets[@]}"; do
     cp "$f" "$kept_as"
     found+=("$kept_as")
   done
+  local status=0
   if [ $rc -ne 0 ] || [ ${#found[@]} -gt 0 ]; then
-    failed=1
+    status=1
     what="${#found[@]}: ${found[*]:-no input saved} (rc $rc, log: $log)"
   else
     what=0
   fi
-  printf '%-12s %12s %9s %7.0f %s\n' "$t" "${execs:--}" "${rate:--}" "$wall" "$what"
+  printf '%-12s %12s %9s %7.0f %s\n' "$t" "${execs:--}" "${rate:--}" "$wall" "$what" >"$line"
 
   if [ $merge = 1 ] && [ $rc -eq 0 ]; then
     "$bin" "${common[@]}" -merge=1 "tests/fuzz/corpus/$t" "$dir/corpus" >"$dir/merge.log" 2>&1 ||
       echo "fuzz.sh: merging $t failed (log: $dir/merge.log)" >&2
   fi
+  return $status
+}
+
+# FUZZ_JOBS targets at a time (one core each), the table in the order asked.
+failed=0
+parallel=${FUZZ_JOBS:-2}
+running=0
+for t in "${targets[@]}"; do
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+  fuzz_one "$t" &
+  running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+printf '%-12s %12s %9s %7s %s\n' target executions execs/s wall_s crashes
+for t in "${targets[@]}"; do
+  cat "$WORK/$t.line"
 done
 exit $failed

@@ -1,12 +1,27 @@
 #!/bin/sh
-# The test suite under ASan and UBSan (the debug preset: clang, every library, the tests and gpurun
+# The tests under ASan and UBSan (the debug preset: clang, every library, the tests and gpurun
 # itself instrumented; the first finding fails the test), the fuzz corpora and regressions
-# replayed, then a short run of every fuzz target (docs/fuzzing.md).
-# Usage: scripts/sanitized-tests.sh [SECONDS_PER_FUZZ_TARGET]   (default 20)
+# replayed, then a short run of every fuzz target, two at a time (docs/fuzzing.md).
+# Usage: scripts/sanitized-tests.sh [--unit] [SECONDS_PER_FUZZ_TARGET]   (default 60)
+#   --unit   the unit tests and the fuzz targets only, without the end-to-end tests (which run the
+#            instrumented gpurun through every command and double the build): what CI runs
 set -eu
 cd "$(dirname "$0")/.."
+unit_only=0
+if [ "${1:-}" = "--unit" ]; then
+  unit_only=1
+  shift
+fi
+seconds=${1:-60}
 scripts/install-deps.sh
 cmake --preset debug
-cmake --build --preset debug
-ctest --preset debug
-scripts/fuzz.sh "${1:-20}"
+if [ $unit_only = 1 ]; then
+  cmake --build --preset debug --target unit_base unit_pipeline unit_cpu unit_compilers unit_kit \
+    unit_cuda arg_spec_fuzz run_spec_fuzz bench_suite_fuzz npy_fuzz expr_fuzz signature_fuzz \
+    ptx_entries_fuzz ptx_module_fuzz
+  ctest --preset debug -L 'unit|fuzz'
+else
+  cmake --build --preset debug
+  ctest --preset debug
+fi
+scripts/fuzz.sh "$seconds"
