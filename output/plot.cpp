@@ -214,15 +214,16 @@ PlotData make_plot(const json& document, std::string_view label,
   } else {
     plot.y_label = metric == PlotMetric::bandwidth ? "bandwidth (GB/s)" : "GFLOP/s";
   }
-  for (auto& [title, p] : points) {
-    p.y *= scale;
+  for (auto& point : points) {
+    const std::string& title = point.first;
+    point.second.y *= scale;
     auto it = std::find_if(plot.series.begin(), plot.series.end(),
-                           [&](const PlotSeries& s) { return s.title == title; });
+                           [&title](const PlotSeries& s) { return s.title == title; });
     if (it == plot.series.end()) {
       plot.series.push_back({title, {}});
       it = std::prev(plot.series.end());
     }
-    it->points.push_back(p);
+    it->points.push_back(point.second);
   }
   for (PlotSeries& s : plot.series)
     std::sort(s.points.begin(), s.points.end(),
