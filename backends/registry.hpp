@@ -10,6 +10,16 @@ namespace gpurun {
 /// Every backend this build has, in the one explicit order: GPU backends first, cpu last.
 [[nodiscard]] std::vector<std::unique_ptr<Backend>> make_backends();
 
+/// A backend this build left out, and why ("no HIP headers at build time …").
+struct LeftOutBackend {
+  std::string name;
+  std::string reason;
+};
+
+/// The backends gpurun knows but this build does not have, so that `gpurun devices` and
+/// `--backend NAME` can say why.
+[[nodiscard]] std::vector<LeftOutBackend> left_out_backends();
+
 /// The backends plus lookup; owns them for the life of the process.
 class BackendRegistry {
 public:
