@@ -84,6 +84,7 @@ std::span<const std::byte> metadata_note(const Reader& elf) {
   if (shoff != 0 && shnum != 0) {
     if (shentsize < 64)
       throw CodeObjectError(fmt::format("section headers of {} bytes (64 expected)", shentsize));
+    (void)elf.slice(shoff, std::uint64_t{shnum} * shentsize, "the section header table");
     for (std::uint64_t i = 0; i < shnum; ++i) {
       const std::uint64_t at = shoff + i * shentsize;
       if (elf.read<std::uint32_t>(at + 4, "section type") == k_sht_note)
@@ -96,6 +97,7 @@ std::span<const std::byte> metadata_note(const Reader& elf) {
     const auto phnum = elf.read<std::uint16_t>(0x38, "program header count");
     if (phnum != 0 && phentsize < 56)
       throw CodeObjectError(fmt::format("program headers of {} bytes (56 expected)", phentsize));
+    (void)elf.slice(phoff, std::uint64_t{phnum} * phentsize, "the program header table");
     for (std::uint64_t i = 0; i < phnum; ++i) {
       const std::uint64_t at = phoff + i * phentsize;
       if (elf.read<std::uint32_t>(at, "segment type") == k_pt_note)

@@ -70,7 +70,7 @@ TEST_F(HipLayerE2E, PrintThreadsHipPrintsWhatTheCuPrints) {
   ASSERT_EQ(cu.exit_code, 0) << cu.err;
   ASSERT_EQ(hip.exit_code, 0) << hip.err;
   const auto lines = sorted_lines(hip.out);
-  EXPECT_EQ(lines.size(), 64u) << hip.out; // grid 2x2x1 of blocks 4x4x2
+  EXPECT_EQ(lines.size(), 128u) << hip.out; // grid 2x2x1 of blocks 4x4x2
   EXPECT_EQ(lines, sorted_lines(cu.out));
 }
 
@@ -108,9 +108,12 @@ TEST_F(HipLayerE2E, AutoRunsHipWhereNoAmdGpuIsAndSaysWhere) {
 TEST(HipBackendE2E, DevicesSaysInOneLineWhyHipIsUnavailable) {
   auto r = run_gpurun("devices");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto at = r.out.find("\nhip ");
-  ASSERT_NE(at, std::string::npos) << "a hip line, built or not\n" << r.out;
-  const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+  std::string line;
+  std::istringstream lines(r.out);
+  for (std::string l; std::getline(lines, l);)
+    if (l.rfind("hip ", 0) == 0)
+      line = l;
+  ASSERT_FALSE(line.empty()) << "a hip line, built or not\n" << r.out;
   const auto doc = nlohmann::json::parse(run_gpurun("devices --json").out);
   for (const auto& b : doc["backends"]) {
     if (b["name"] != "hip" || b["available"].get<bool>())
@@ -132,6 +135,21 @@ TEST(HipBackendE2E, HipBackendWithoutAnAmdGpuIsExit5NamingIt) {
   EXPECT_EQ(r.exit_code, 5) << r.err;
   EXPECT_EQ(r.err.rfind("gpurun: error: --backend hip: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(HipBackendE2E, MissingLibrariesAreNamed) {
+  const auto doc = nlohmann::json::parse(run_gpurun("devices --json").out);
+  if (doc["compilers"]["hiprtc"].is_null())
+    GTEST_SKIP() << "the hip backend is not built into this gpurun";
+  auto r = run_shell("GPURUN_HIP_LIBRARY=/nonexistent/libamdhip64.so " + gpurun_bin() + " devices");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("hip     unavailable: /nonexistent/libamdhip64.so not found"),
+            std::string::npos)
+      << r.out;
+  r = run_shell("GPURUN_HIPRTC_LIBRARY=/nonexistent/libhiprtc.so " + gpurun_bin() +
+                " compile kernels/examples/scalar_add.hip --arch gfx90a");
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_NE(r.err.find("hipRTC not found: $GPURUN_HIPRTC_LIBRARY"), std::string::npos) << r.err;
 }
 
 // hipRTC: code objects for named AMD targets, no AMD GPU needed.
