@@ -24,6 +24,9 @@ struct LeftOutBackend {
 class BackendRegistry {
 public:
   BackendRegistry() : m_backends(make_backends()) {}
+  /// These backends, in this order (tests build one of stand-ins).
+  explicit BackendRegistry(std::vector<std::unique_ptr<Backend>> backends)
+      : m_backends(std::move(backends)) {}
   [[nodiscard]] const std::vector<std::unique_ptr<Backend>>& all() const { return m_backends; }
   /// nullptr when this build has no backend of that name.
   [[nodiscard]] Backend* find(const std::string& name) const;

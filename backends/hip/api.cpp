@@ -87,7 +87,12 @@ Runtime load_runtime() {
   const auto candidates = runtime_candidates();
   auto opened = dl::open_first(candidates);
   if (!opened.handle) {
-    r.error = fmt::format("{} not found: {}", candidates.front(), first_reason(opened.error));
+    if (candidates.size() == 1)
+      r.error = fmt::format("{} not found: {}", candidates.front(), first_reason(opened.error));
+    else
+      r.error = fmt::format("libamdhip64 not found (libamdhip64.so.7, .6, .5 or libamdhip64.so, by "
+                            "soname, in $ROCM_PATH/lib and /opt/rocm/lib): {}",
+                            first_reason(opened.error));
     return r;
   }
   const std::string file = dl::file_of(opened.handle.get());
