@@ -168,7 +168,17 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
     run_amd_compile(o, source);
     return;
   }
-  const Target target = select_target(env.registry, {o.backend, 0, source.language});
+  const Target target = [&] {
+    try {
+      return select_target(env.registry, {o.backend, 0, source.language});
+    } catch (const Error& e) {
+      // Without an AMD GPU the hip backend still compiles for a target that is named.
+      if (o.backend != "hip" || e.code() != ExitCode::unavailable)
+        throw;
+      throw unavailable_error(fmt::format(
+          "{}; --arch gfxNNN (e.g. gfx90a) compiles for a named AMD GPU without one", e.what()));
+    }
+  }();
   auto context = target.device->create_context({});
 
   CompileOptions options;

@@ -59,7 +59,7 @@ for hip in kernels/examples/*.hip; do
     cmp -s "$OUT/$name/cu/$f" "$OUT/$name/hip/$f" || differ="$differ ${f%.npy}"
   done
   if [ -z "$differ" ]; then
-    row "$name" 0 0 "same ($(echo $files | wc -w) buffers, bit for bit)"
+    row "$name" 0 0 "same ($(echo $files | wc -w) buffer(s), bit for bit)"
   else
     row "$name" 0 0 "DIFFER:$differ"; failed=1
   fi

@@ -135,6 +135,10 @@ TEST(HipBackendE2E, HipBackendWithoutAnAmdGpuIsExit5NamingIt) {
   EXPECT_EQ(r.exit_code, 5) << r.err;
   EXPECT_EQ(r.err.rfind("gpurun: error: --backend hip: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // compile without a target points at the way that needs no GPU
+  r = run_gpurun("compile kernels/examples/scalar_add.hip --backend hip");
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_NE(r.err.find("--arch gfxNNN"), std::string::npos) << r.err;
 }
 
 TEST(HipBackendE2E, MissingLibrariesAreNamed) {
