@@ -126,6 +126,50 @@ std::span<const std::byte> metadata_note(const Reader& elf) {
 
 using json = nlohmann::json;
 
+// nlohmann's MessagePack reader recurses once per level of nesting, so a note nested deeply
+// enough would overflow the stack; the DOM is built through this SAX, which stops at a depth no
+// real metadata comes near (it has four levels).
+constexpr int k_max_metadata_depth = 32;
+
+class DepthLimitedSax {
+public:
+  explicit DepthLimitedSax(json& out) : m_dom(out, true) {}
+  bool null() { return m_dom.null(); }
+  bool boolean(bool v) { return m_dom.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return m_dom.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return m_dom.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) {
+    return m_dom.number_float(v, s);
+  }
+  bool string(json::string_t& v) { return m_dom.string(v); }
+  bool binary(json::binary_t& v) { return m_dom.binary(v); }
+  bool start_object(std::size_t n) { return enter() && m_dom.start_object(n); }
+  bool key(json::string_t& k) { return m_dom.key(k); }
+  bool end_object() {
+    --m_depth;
+    return m_dom.end_object();
+  }
+  bool start_array(std::size_t n) { return enter() && m_dom.start_array(n); }
+  bool end_array() {
+    --m_depth;
+    return m_dom.end_array();
+  }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    return m_dom.parse_error(position, token, e);
+  }
+  [[nodiscard]] bool too_deep() const { return m_too_deep; }
+
+private:
+  bool enter() {
+    m_too_deep = ++m_depth > k_max_metadata_depth;
+    return !m_too_deep;
+  }
+  nlohmann::detail::json_sax_dom_parser<json> m_dom;
+  int m_depth = 0;
+  bool m_too_deep = false;
+};
+
 template <class T> T number(const json& map, const char* key, T fallback) {
   const auto it = map.find(key);
   if (it == map.end())
@@ -215,11 +259,18 @@ AmdgpuCodeObject read_amdgpu_code_object(std::span<const std::byte> bytes) {
         "ELF machine {} is not AMDGPU ({}): not an AMD GPU code object", machine, k_em_amdgpu));
   const auto note = metadata_note(elf);
   json metadata;
+  DepthLimitedSax sax(metadata);
+  bool parsed = false;
   try {
-    metadata = json::from_msgpack(note.begin(), note.end());
+    parsed = json::sax_parse(note.begin(), note.end(), &sax, json::input_format_t::msgpack);
   } catch (const json::exception& e) {
     throw CodeObjectError(fmt::format("the metadata note is not valid MessagePack: {}", e.what()));
   }
+  if (sax.too_deep())
+    throw CodeObjectError(
+        fmt::format("the metadata note nests deeper than {} levels", k_max_metadata_depth));
+  if (!parsed)
+    throw CodeObjectError("the metadata note is not valid MessagePack");
   if (!metadata.is_object())
     throw CodeObjectError("the metadata note is not a map");
   AmdgpuCodeObject out;

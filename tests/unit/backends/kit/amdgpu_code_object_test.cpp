@@ -135,6 +135,24 @@ TEST(AmdgpuCodeObject, MalformedInputNamesWhatIsWrong) {
   EXPECT_NE(error_of(wild).find("past the end"), std::string::npos) << error_of(wild);
 }
 
+TEST(AmdgpuCodeObject, DeeplyNestedMetadataIsRefusedNotRecursedInto) {
+  // The metadata note's MessagePack replaced by one-element arrays (0x91) nested as deep as the
+  // note is long, closed by a nil: a recursive parse goes one level down per byte.
+  auto elf = data_file("scalar_add.gfx90a.co");
+  const std::string note_start = "\x83\xae"
+                                 "amdhsa.kernels"; // {"amdhsa.kernels": …
+  std::string text(reinterpret_cast<const char*>(elf.data()), elf.size());
+  const auto at = text.find(note_start);
+  ASSERT_NE(at, std::string::npos);
+  std::uint32_t descsz = 0;
+  // namesz, descsz, type, "AMDGPU\0" padded to 8 bytes, then the description
+  std::memcpy(&descsz, elf.data() + at - 16, 4);
+  ASSERT_GT(descsz, 100u);
+  for (std::size_t i = 0; i < descsz; ++i)
+    elf[at + i] = i + 1 < descsz ? std::byte{0x91} : std::byte{0xc0};
+  EXPECT_NE(error_of(elf).find("nests deeper than"), std::string::npos) << error_of(elf);
+}
+
 TEST(AmdgpuCodeObject, ProcessorFromTargetNames) {
   EXPECT_EQ(amdgpu_processor("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"), "gfx90a");
   EXPECT_EQ(amdgpu_processor("gfx942:xnack-"), "gfx942");
