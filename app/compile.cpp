@@ -6,6 +6,10 @@
 #include "app/command.hpp"
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/compilers/ptxas_info.hpp"
+#ifdef GPURUN_HAVE_HIP
+#include "backends/hip/hiprtc.hpp"
+#endif
+#include "backends/kit/amdgpu_code_object.hpp"
 #include "backends/kit/cuda_arch.hpp"
 #include "backends/registry.hpp"
 #include "base/atomic_file.hpp"
@@ -42,9 +46,27 @@ bool is_cuda_source(const KernelSource& source) {
 /// Registers, shared, stack and spills per kernel. For CUDA sources compiled by NVRTC ptxas's
 /// own report is used (a cubin for the target, no GPU needed); otherwise the loaded module's
 /// attributes.
+/// An AMD code object's resources, from its own metadata (no GPU needed).
+ResourceReport code_object_resources(const CompileResult& compiled) {
+  kit::AmdgpuCodeObject code;
+  try {
+    code = kit::read_amdgpu_code_object(compiled.binary);
+  } catch (const kit::CodeObjectError& e) {
+    throw Error(ExitCode::compile, fmt::format("the code object for {} cannot be read: {}",
+                                               compiled.target, e.what()));
+  }
+  ResourceReport report;
+  report.code_object = std::move(code.kernels);
+  report.measured_by =
+      fmt::format("code object metadata, {}, {}", code.target, compiled.compiler_version);
+  return report;
+}
+
 ResourceReport find_resources(const KernelSource& source, CompileOptions options,
                               const Target& target, Context& context,
                               const CompileResult& compiled) {
+  if (compiled.binary_format == "hsaco")
+    return code_object_resources(compiled);
   ResourceReport report;
   if (is_cuda_source(source) && compilers::choose(options).name == "nvrtc") {
     const std::string arch =
@@ -65,9 +87,98 @@ ResourceReport find_resources(const KernelSource& source, CompileOptions options
   return report;
 }
 
+[[maybe_unused]] CompileOptions options_of(const CompileCommandOptions& o) {
+  CompileOptions options;
+  options.defines = o.defines;
+  options.include_dirs = o.include_dirs;
+  options.std_version = o.std_version;
+  options.extra = o.opts;
+  options.name_expressions = o.kernels;
+  return options;
+}
+
+[[maybe_unused]] void write_report(const CompileCommandOptions& o, const CompileResult& result,
+                                   std::optional<ResourceReport> resources) {
+  CompileReport report{o.file,
+                       o.out,
+                       result.binary.size(),
+                       result.binary_format,
+                       result.target,
+                       result.compiler_version,
+                       std::nullopt,
+                       std::move(resources)};
+  if (o.out == "-") { // the binary on stdout, for a pipe
+    std::cout.write(reinterpret_cast<const char*>(result.binary.data()),
+                    static_cast<std::streamsize>(result.binary.size()));
+    return;
+  }
+  if (!o.out.empty())
+    write_file_atomic(o.out, result.binary);
+  make_printer(o.json ? OutputFormat::json : OutputFormat::human)->print_compile(report);
+}
+
+/// `--arch gfx…`: an AMD GPU's code object, compiled by hipRTC for the named target without any
+/// GPU present.
+void run_amd_compile(const CompileCommandOptions& o, const KernelSource& source) {
+  if (o.backend != "auto" && o.backend != "hip")
+    throw usage_error(fmt::format("--arch {}: an AMD GPU target, which the hip backend compiles "
+                                  "(--backend hip or auto), not --backend {}",
+                                  o.arch, o.backend));
+  if (source.language != Language::hip)
+    throw usage_error(fmt::format("--arch {}: AMD GPU targets compile HIP (.hip) sources; {} is {} "
+                                  "(CUDA targets are sm_XX or compute_XX)",
+                                  o.arch, o.file, language_name(source.language)));
+  if (o.ptx)
+    throw usage_error(fmt::format("--ptx: {} is an AMD GPU target, which has no PTX (-o writes "
+                                  "the code object)",
+                                  o.arch));
+  if (!o.compiler.empty())
+    throw usage_error(fmt::format(
+        "--compiler {}: chooses a CUDA compiler; {} is compiled by hipRTC", o.compiler, o.arch));
+#ifdef GPURUN_HAVE_HIP
+  CompileOptions options = options_of(o);
+  options.arch = o.arch;
+  const CompileResult result = hip::compile(source, options, o.arch);
+  if (!result.ok)
+    throw CompileError(fmt::format("{}: compile failed", o.file), result.log);
+  if (!result.log.empty())
+    std::cerr << result.log;
+  std::optional<ResourceReport> resources;
+  if (o.resources) {
+    resources = code_object_resources(result);
+    if (resources->code_object.empty())
+      throw usage_error(fmt::format(
+          "{}: no kernel was compiled: the file has no __global__ function, or only templates "
+          "(name an instantiation: --kernel 'NAME<TYPE>')",
+          o.file));
+  }
+  write_report(o, result, std::move(resources));
+#else
+  std::string why = "not built into this gpurun";
+  for (const auto& left_out : left_out_backends())
+    if (left_out.name == "hip")
+      why += ": " + left_out.reason;
+  throw unavailable_error(fmt::format("--arch {}: the hip backend is {}", o.arch, why));
+#endif
+}
+
 void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   KernelSource source = load_kernel_source(o.file);
-  const Target target = select_target(env.registry, {o.backend, 0, source.language});
+  if (o.arch.starts_with("gfx")) {
+    run_amd_compile(o, source);
+    return;
+  }
+  const Target target = [&] {
+    try {
+      return select_target(env.registry, {o.backend, 0, source.language});
+    } catch (const Error& e) {
+      // Without an AMD GPU the hip backend still compiles for a target that is named.
+      if (o.backend != "hip" || e.code() != ExitCode::unavailable)
+        throw;
+      throw unavailable_error(fmt::format(
+          "{}; --arch gfxNNN (e.g. gfx90a) compiles for a named AMD GPU without one", e.what()));
+    }
+  }();
   auto context = target.device->create_context({});
 
   CompileOptions options;
@@ -131,11 +242,14 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
       "  gpurun compile kernel.cu -arch=sm_90 -o kernel.cubin");
   auto o = std::make_shared<CompileCommandOptions>();
   cmd->add_option("file", o->file, "Kernel file")->required();
-  cmd->add_option("-o,--output", o->out, "Write the binary (cubin or PTX) here ('-': stdout)");
+  cmd->add_option("-o,--output", o->out,
+                  "Write the binary (cubin, PTX or AMD code object) here ('-': stdout)");
   cmd->add_option("--kernel,-k", o->kernels,
                   "Instantiate a template kernel: 'NAME<TYPE>' (repeatable)")
       ->allow_extra_args(false);
-  cmd->add_option("--arch", o->arch, "Target: sm_XX (binary) or compute_XX (PTX)");
+  cmd->add_option("--arch", o->arch,
+                  "Target: sm_XX (binary) or compute_XX (PTX); gfxNNN for an AMD GPU (a code "
+                  "object, through hipRTC)");
   cmd->add_option("--std", o->std_version, "Language standard");
   cmd->add_option("--backend", o->backend, "auto|cuda|cpu");
   cmd->add_option("-D", o->defines, "Define")->allow_extra_args(false);

@@ -5,6 +5,9 @@
 
 #include "app/command.hpp"
 #include "backends/compilers/cuda_compiler.hpp"
+#ifdef GPURUN_HAVE_HIP
+#include "backends/hip/hiprtc.hpp"
+#endif
 #include "backends/registry.hpp"
 #include "base/error.hpp"
 #include "output/color.hpp"
@@ -30,13 +33,24 @@ DevicesReport find_devices(const BackendRegistry& registry) {
     }
     report.backends.push_back(std::move(entry));
   }
+  for (const auto& left_out : left_out_backends())
+    report.backends.push_back(BackendReport{
+        left_out.name, false, "not built into this gpurun: " + left_out.reason, {}, {}});
   report.compilers = {compilers::nvrtc_info(), compilers::clang_info()};
   report.chosen = compilers::choose(CompileOptions{});
+#ifdef GPURUN_HAVE_HIP
+  const auto hiprtc = hip::hiprtc_info();
+  report.hip_compiler = compilers::CompilerInfo{"hiprtc", hiprtc.available, hiprtc.version,
+                                                hiprtc.location, hiprtc.reason};
+#endif
   return report;
 }
 
 DeviceCheckReport check_backend(const BackendRegistry& registry, const std::string& wanted_name) {
   DeviceCheckReport report{wanted_name, false, "not built into this gpurun"};
+  for (const auto& left_out : left_out_backends())
+    if (left_out.name == wanted_name)
+      report.reason = "not built into this gpurun: " + left_out.reason;
   for (const auto& backend : registry.all()) {
     const bool wanted =
         wanted_name == "gpu" ? backend->name() != "cpu" : backend->name() == wanted_name;

@@ -3,6 +3,9 @@
 #ifdef GPURUN_HAVE_CUDA
 #include "backends/cuda/backend.hpp"
 #endif
+#ifdef GPURUN_HAVE_HIP
+#include "backends/hip/backend.hpp"
+#endif
 #include "backends/cpu/backend.hpp"
 
 namespace gpurun {
@@ -12,7 +15,18 @@ std::vector<std::unique_ptr<Backend>> make_backends() {
 #ifdef GPURUN_HAVE_CUDA
   list.push_back(make_cuda_backend());
 #endif
+#ifdef GPURUN_HAVE_HIP
+  list.push_back(make_hip_backend());
+#endif
   list.push_back(make_cpu_backend()); // always last: the fallback when no GPU is present
+  return list;
+}
+
+std::vector<LeftOutBackend> left_out_backends() {
+  std::vector<LeftOutBackend> list;
+#ifdef GPURUN_HIP_LEFT_OUT
+  list.push_back({"hip", GPURUN_HIP_LEFT_OUT});
+#endif
   return list;
 }
 

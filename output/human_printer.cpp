@@ -43,6 +43,17 @@ void print_resources(std::ostream& out, const ResourceReport& r) {
       fmt::print(out, "{:<32} {:>9} {:>8} {:>12} {:>11} {:>12} {:>11}\n", demangled(k.name),
                  k.registers, k.barriers, k.shared_bytes, k.stack_frame_bytes,
                  fmt::format("{}/{}", k.spill_store_bytes, k.spill_load_bytes), k.constant_bytes);
+  } else if (!r.code_object.empty()) {
+    fmt::print(out, "{:<32} {:>5} {:>5} {:>5} {:>9} {:>13} {:>11} {:>8} {:>11}\n", "kernel",
+               "vgprs", "agprs", "sgprs", "lds bytes", "scratch bytes", "spills v/s", "wave",
+               "max threads");
+    auto count = [](int n) { return n < 0 ? std::string("-") : std::to_string(n); };
+    for (const auto& k : r.code_object)
+      fmt::print(out, "{:<32} {:>5} {:>5} {:>5} {:>9} {:>13} {:>11} {:>8} {:>11}\n",
+                 demangled(k.name), count(k.vgprs), count(k.agprs), count(k.sgprs), k.lds_bytes,
+                 fmt::format("{}{}", k.scratch_bytes, k.dynamic_stack ? "+" : ""),
+                 fmt::format("{}/{}", k.vgpr_spills, k.sgpr_spills), k.wavefront_size,
+                 k.max_flat_workgroup_size);
   } else {
     fmt::print(out, "{:<32} {:>9} {:>13} {:>12} {:>11}\n", "kernel", "registers", "shared bytes",
                "local bytes", "max threads");
@@ -96,6 +107,13 @@ void HumanPrinter::do_print_devices(const DevicesReport& report) {
     fmt::print(out(), "  .cu files compile with {}\n", report.chosen.name);
   else
     fmt::print(out(), "  .cu files cannot be compiled here; .ptx files run\n");
+  if (const auto& hip = report.hip_compiler) {
+    fmt::print(out(), "compilers (HIP source for AMD GPUs)\n");
+    if (hip->available)
+      fmt::print(out(), "  {:<6} available, {}, {}\n", hip->name, hip->version, hip->location);
+    else
+      fmt::print(out(), "  {:<6} unavailable: {}\n", hip->name, hip->reason);
+  }
 }
 
 void HumanPrinter::do_print_compile(const CompileReport& report) {

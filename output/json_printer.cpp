@@ -44,7 +44,10 @@ json device_json(const DeviceProperties& p, std::size_t index) {
 
 json compilers_json(const DevicesReport& report) {
   json out = json::object();
-  for (const auto& c : report.compilers) {
+  auto all = report.compilers;
+  if (report.hip_compiler)
+    all.push_back(*report.hip_compiler);
+  for (const auto& c : all) {
     json entry{{"available", c.available}};
     if (c.available) {
       entry["version"] = c.version;
@@ -70,6 +73,21 @@ ordered_json resources_json(const ResourceReport& r) {
                        {"spill_store_bytes", k.spill_store_bytes},
                        {"spill_load_bytes", k.spill_load_bytes},
                        {"const_bytes", k.constant_bytes}});
+  for (const auto& k : r.code_object) {
+    auto count = [](int n) { return n < 0 ? ordered_json() : ordered_json(n); };
+    kernels.push_back({{"kernel", k.name},
+                       {"vgprs", count(k.vgprs)},
+                       {"agprs", count(k.agprs)},
+                       {"sgprs", count(k.sgprs)},
+                       {"vgpr_spills", k.vgpr_spills},
+                       {"sgpr_spills", k.sgpr_spills},
+                       {"lds_bytes", k.lds_bytes},
+                       {"scratch_bytes", k.scratch_bytes},
+                       {"dynamic_stack", k.dynamic_stack},
+                       {"kernarg_bytes", k.kernarg_bytes},
+                       {"wavefront_size", k.wavefront_size},
+                       {"max_threads_per_block", k.max_flat_workgroup_size}});
+  }
   for (const auto& [name, a] : r.loaded)
     kernels.push_back({{"kernel", name},
                        {"registers", a.registers < 0 ? ordered_json() : ordered_json(a.registers)},

@@ -30,6 +30,10 @@ std::string language_list(const Backend& backend) {
 Backend& named_backend(const BackendRegistry& registry, const TargetRequest& request) {
   Backend* backend = registry.find(request.backend);
   if (backend == nullptr) {
+    for (const auto& left_out : left_out_backends())
+      if (request.backend == left_out.name)
+        throw unavailable_error(fmt::format("--backend {}: not built into this gpurun: {}",
+                                            request.backend, left_out.reason));
     for (const char* known : known_backends)
       if (request.backend == known)
         throw unavailable_error(
@@ -48,7 +52,18 @@ Backend& named_backend(const BackendRegistry& registry, const TargetRequest& req
   return *backend;
 }
 
+// Whether the language is the backend's own (the first it lists): .hip is HIP's own and CUDA's
+// second language, so a .hip kernel runs on an AMD GPU where there is one, else on NVIDIA.
+bool own_language(const Backend& backend, const std::optional<Language>& language) {
+  const auto languages = backend.languages();
+  return language && !languages.empty() && languages.front() == *language;
+}
+
 Backend& automatic_backend(const BackendRegistry& registry, const TargetRequest& request) {
+  for (const auto& backend : registry.all())
+    if (backend->name() != "cpu" && own_language(*backend, request.language) &&
+        backend->probe().available)
+      return *backend;
   for (const auto& backend : registry.all())
     if (backend->name() != "cpu" && compiles(*backend, request.language) &&
         backend->probe().available)

@@ -1,7 +1,9 @@
 #pragma once
 // Where a command runs: one selection for run, threads, compile and bench. A backend is taken by
 // flag, by the source's language (a backend that cannot compile it is never chosen) and by
-// availability (`auto`: the first available GPU backend in the registry's order, else cpu).
+// availability (`auto`: the first available GPU backend whose own language — the first of its
+// languages() — the source is, then the first available GPU backend that compiles it, in the
+// registry's order, else cpu).
 #include <optional>
 #include <string>
 

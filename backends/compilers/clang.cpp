@@ -28,6 +28,7 @@ const std::set<std::string> runtime_functions = {"vprintf", "malloc", "free", "_
 constexpr const char* header_folder_in_line_tables = "/gpurun-clang-headers";
 
 void write_file(const fs::path& path, std::string_view text) {
+  fs::create_directories(path.parent_path()); // hip/hip_runtime.h
   std::ofstream out(path, std::ios::binary);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   if (!out)
@@ -182,6 +183,10 @@ std::vector<std::string> command_line(const KernelSource& source, const CompileO
       fmt::format("-fdebug-prefix-map={}={}", include_dir, header_folder_in_line_tables));
   args.emplace_back("-include");
   args.emplace_back(nvrtc::implicit_header);
+  if (source.language == Language::hip) {
+    args.emplace_back("-include");
+    args.emplace_back(nvrtc::implicit_hip_header);
+  }
   for (const auto& extra : options.extra)
     args.push_back(extra);
   return args;

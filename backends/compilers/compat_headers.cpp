@@ -312,6 +312,8 @@ std::span<const CompatHeader> compat_headers() {
     std::vector<CompatHeader> v(headers.begin(), headers.end());
     for (const auto& h : compilers::std_headers())
       v.push_back(h);
+    for (const auto& h : compilers::hip_layer_headers())
+      v.push_back(h);
     return v;
   }();
   return all;

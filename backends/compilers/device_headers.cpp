@@ -7,6 +7,10 @@ constexpr HeaderFile std_files[] = {
 #include "std_headers.inc"
 };
 
+constexpr HeaderFile hip_files[] = {
+#include "hip_headers.inc"
+};
+
 constexpr HeaderFile clang_files[] = {
 #include "clang_headers.inc"
 };
@@ -15,6 +19,10 @@ constexpr HeaderFile clang_files[] = {
 
 std::span<const HeaderFile> std_headers() {
   return std_files;
+}
+
+std::span<const HeaderFile> hip_layer_headers() {
+  return hip_files;
 }
 
 std::span<const HeaderFile> clang_layer_headers() {

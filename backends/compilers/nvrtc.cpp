@@ -61,6 +61,8 @@ std::vector<std::string> build_options(const KernelSource& source, const Compile
   if (options.line_info)
     args.emplace_back("-lineinfo");
   args.push_back(std::string("--pre-include=") + implicit_header);
+  if (source.language == Language::hip)
+    args.push_back(std::string("--pre-include=") + implicit_hip_header);
   // The toolkit's own headers (cuda_fp16.h, cuda_bf16.h, cooperative_groups.h, cuda/std/…) are
   // written to compile under NVRTC; they come last so that user folders and the in-memory
   // compatibility headers win. They are the ones that belong to the NVRTC that was loaded.

@@ -39,7 +39,8 @@ public:
   }
 
   [[nodiscard]] std::vector<Language> languages() const override {
-    return {Language::cuda, Language::ptx};
+    // .hip through NVRTC and gpurun's HIP layer (backends/compilers/hip_headers).
+    return {Language::cuda, Language::ptx, Language::hip};
   }
 
 private:

@@ -166,8 +166,9 @@ CompileResult CudaContext::compile(const KernelSource& source, const CompileOpti
     r.binary.assign(bytes, bytes + source.text.size());
     return r;
   }
-  if (source.language != Language::cuda)
-    throw usage_error("the cuda backend compiles CUDA (.cu) and PTX (.ptx) sources only");
+  if (source.language != Language::cuda && source.language != Language::hip)
+    throw usage_error(
+        "the cuda backend compiles CUDA (.cu), HIP (.hip) and PTX (.ptx) sources only");
   std::string target = options.arch;
   // clang produces PTX only: for the device's own architecture, which the driver compiles.
   if (target.empty())

@@ -92,7 +92,12 @@ TEST(Help, HelpAllAndOnlyBuiltBackends) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto line = r.out.substr(
       r.out.find("--backend"), r.out.find('\n', r.out.find("--backend")) - r.out.find("--backend"));
+#ifdef GPURUN_HAVE_HIP
+  EXPECT_NE(line.find("|hip"), std::string::npos) << line << ": hip is built";
+#else
   EXPECT_EQ(line.find("hip"), std::string::npos) << line << ": hip is not built";
+#endif
+  EXPECT_EQ(line.find("opencl"), std::string::npos) << line << ": opencl is not built";
   EXPECT_NE(line.find("auto|"), std::string::npos) << line;
 }
 

@@ -12,8 +12,13 @@ namespace {
 TEST(ShellIntegration, CompletionsKnowEveryCommandAndOption) {
   auto r = run_gpurun("completion bash");
   ASSERT_EQ(r.exit_code, 0) << r.err;
+#ifdef GPURUN_HAVE_HIP
+  const char* backends = "'auto cuda hip cpu'";
+#else
+  const char* backends = "'auto cuda cpu'";
+#endif
   for (const char* word : {"complete -o filenames -F _gpurun gpurun", "devices", "bench", "--grid",
-                           "--printf-buffer", "--memcheck", "'auto cuda cpu'"})
+                           "--printf-buffer", "--memcheck", backends})
     EXPECT_NE(r.out.find(word), std::string::npos) << word;
   // The script is valid bash, and completes a subcommand and an option value.
   const auto script = temp_dir() / "gpurun.bash";

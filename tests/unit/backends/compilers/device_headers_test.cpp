@@ -47,8 +47,10 @@ TEST(DeviceHeaders, ClangLayerReplacesWhatDiffersFromNvrtc) {
     if (!layer.contains(h.name))
       shared.insert(h.name);
   EXPECT_EQ(shared, (std::set<std::string>{"algorithm", "cfloat", "climits", "cstddef", "cstdint",
-                                           "float.h", "limits", "limits.h", "stddef.h", "stdint.h",
-                                           "type_traits", "utility"}));
+                                           "float.h", "hip/hip_bf16.h", "hip/hip_bfloat16.h",
+                                           "hip/hip_fp16.h", "hip/hip_runtime.h",
+                                           "hip/hip_runtime_api.h", "limits", "limits.h",
+                                           "stddef.h", "stdint.h", "type_traits", "utility"}));
 }
 
 // Every standard header a kernel written for nvcc may include for device code, used.

@@ -12,9 +12,10 @@ TEST(CudaBackend, NameAndLanguages) {
   auto backend = make_cuda_backend();
   EXPECT_EQ(backend->name(), "cuda");
   const auto languages = backend->languages();
-  ASSERT_EQ(languages.size(), 2u);
-  EXPECT_EQ(languages[0], Language::cuda);
+  ASSERT_EQ(languages.size(), 3u);
+  EXPECT_EQ(languages[0], Language::cuda); // its own: .cu goes here before any other GPU backend
   EXPECT_EQ(languages[1], Language::ptx);
+  EXPECT_EQ(languages[2], Language::hip); // through NVRTC and gpurun's HIP layer
 }
 
 TEST(CudaBackend, ProbeIsStable) {

@@ -1,0 +1,96 @@
+#pragma once
+// The HIP runtime and hipRTC tables, filled by dlsym. Types come from ROCm's own headers
+// (libamdhip64-dev); the libraries are opened at run time, so one gpurun binary runs with or
+// without ROCm and says what it could not load.
+//
+// The runtime is libamdhip64.so.N. hipRTC lives inside libamdhip64 up to ROCm 5 and in its own
+// libhiprtc.so.N from ROCm 6 on; both places are probed, libhiprtc first.
+#include "backends/hip/hip_headers.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "backends/kit/dynamic_library.hpp"
+
+namespace gpurun::hip {
+
+/// The runtime calls gpurun makes.
+struct RuntimeApi {
+  decltype(&::hipGetErrorName) get_error_name = nullptr;
+  decltype(&::hipGetErrorString) get_error_string = nullptr;
+  decltype(&::hipInit) init = nullptr;
+  decltype(&::hipRuntimeGetVersion) runtime_get_version = nullptr;
+  decltype(&::hipDriverGetVersion) driver_get_version = nullptr;
+  decltype(&::hipGetDeviceCount) get_device_count = nullptr;
+  decltype(&::hipGetDeviceProperties) get_device_properties = nullptr;
+  decltype(&::hipDeviceGetAttribute) device_get_attribute = nullptr;
+  decltype(&::hipDeviceGetPCIBusId) device_get_pci_bus_id = nullptr;
+  /// Optional (ROCm 5.3 and later): nullptr when the runtime lacks it.
+  hipError_t (*device_set_limit)(hipLimit_t limit, std::size_t value) = nullptr;
+  decltype(&::hipSetDevice) set_device = nullptr;
+  decltype(&::hipStreamCreateWithFlags) stream_create_with_flags = nullptr;
+  decltype(&::hipStreamDestroy) stream_destroy = nullptr;
+  decltype(&::hipStreamQuery) stream_query = nullptr;
+  decltype(&::hipStreamSynchronize) stream_synchronize = nullptr;
+  hipError_t (*malloc)(void** ptr, std::size_t bytes) = nullptr; // a template overloads it in C++
+  decltype(&::hipFree) free = nullptr;
+  decltype(&::hipMemcpyAsync) memcpy_async = nullptr;
+  decltype(&::hipMemsetD8Async) memset_d8_async = nullptr;
+  decltype(&::hipModuleLoadData) module_load_data = nullptr;
+  decltype(&::hipModuleUnload) module_unload = nullptr;
+  decltype(&::hipModuleGetFunction) module_get_function = nullptr;
+  decltype(&::hipModuleGetGlobal) module_get_global = nullptr;
+  decltype(&::hipModuleLaunchKernel) module_launch_kernel = nullptr;
+  decltype(&::hipEventCreate) event_create = nullptr;
+  decltype(&::hipEventDestroy) event_destroy = nullptr;
+  decltype(&::hipEventRecord) event_record = nullptr;
+  decltype(&::hipEventSynchronize) event_synchronize = nullptr;
+  decltype(&::hipEventElapsedTime) event_elapsed_time = nullptr;
+};
+
+/// The loaded runtime: `api` is complete when `error` is empty. Lives for the process.
+struct Runtime {
+  dl::LibraryHandle handle;
+  RuntimeApi api;
+  std::string path;  ///< the file the loader opened
+  std::string error; ///< "libamdhip64.so not found (…)", "… lacks hipModuleLaunchKernel"
+};
+
+/// Opens and binds the runtime on first use (thread-safe). Does not call hipInit.
+[[nodiscard]] const Runtime& runtime();
+
+/// The hipRTC calls gpurun makes.
+struct HiprtcApi {
+  decltype(&::hiprtcGetErrorString) get_error_string = nullptr;
+  decltype(&::hiprtcVersion) version = nullptr;
+  decltype(&::hiprtcCreateProgram) create_program = nullptr;
+  decltype(&::hiprtcDestroyProgram) destroy_program = nullptr;
+  decltype(&::hiprtcAddNameExpression) add_name_expression = nullptr;
+  decltype(&::hiprtcCompileProgram) compile_program = nullptr;
+  decltype(&::hiprtcGetProgramLogSize) get_program_log_size = nullptr;
+  decltype(&::hiprtcGetProgramLog) get_program_log = nullptr;
+  decltype(&::hiprtcGetCodeSize) get_code_size = nullptr;
+  decltype(&::hiprtcGetCode) get_code = nullptr;
+  decltype(&::hiprtcGetLoweredName) get_lowered_name = nullptr;
+};
+
+/// The loaded hipRTC: `api` is complete when `error` is empty.
+struct Hiprtc {
+  dl::LibraryHandle handle;
+  HiprtcApi api;
+  std::string path;
+  std::string version; ///< "5.2" (hiprtcVersion's major.minor is HIP's)
+  std::string error;
+};
+
+/// Opens hipRTC on first use: $GPURUN_HIPRTC_LIBRARY when set (the only candidate), else
+/// libhiprtc.so.7/.6/.so, then the runtime libraries (ROCm 5 keeps hipRTC inside libamdhip64).
+[[nodiscard]] const Hiprtc& hiprtc();
+
+/// The candidates tried for the runtime, in order: $GPURUN_HIP_LIBRARY when set (alone), else
+/// libamdhip64.so.7, .6, .5, libamdhip64.so, then the same names under $ROCM_PATH/lib and
+/// /opt/rocm/lib.
+[[nodiscard]] std::vector<std::string> runtime_candidates();
+
+} // namespace gpurun::hip

@@ -1,0 +1,30 @@
+#pragma once
+// HIP source → an AMDGPU code object for one gfx target, through hipRTC. Needs no GPU: the
+// target is named (--offload-arch), so `gpurun compile k.hip --arch gfx90a` works anywhere hipRTC
+// is installed.
+#include <string>
+
+#include "backends/backend.hpp"
+
+namespace gpurun::hip {
+
+/// hipRTC as found at run time (for `gpurun devices` and the compile cache key).
+struct HiprtcInfo {
+  bool available = false;
+  std::string version;  ///< "5.2"
+  std::string location; ///< the library file
+  std::string reason;   ///< why it is unavailable
+};
+[[nodiscard]] HiprtcInfo hiprtc_info();
+
+/// Throws Error(usage) naming --arch unless `target` is a gfx processor, optionally with
+/// feature flags: "gfx90a", "gfx90a:xnack-", "gfx942:sramecc+:xnack-".
+void validate_target(const std::string& target);
+
+/// Compiles HIP source for `target`. Throws Error(unavailable) without hipRTC; a compile error,
+/// and a target this hipRTC cannot compile for, come back in the result (ok=false, the log).
+/// The binary's format is "hsaco" (an ELF code object).
+[[nodiscard]] CompileResult compile(const KernelSource& source, const CompileOptions& options,
+                                    const std::string& target);
+
+} // namespace gpurun::hip

@@ -1,0 +1,9 @@
+// c = a + b, one element per thread (HIP).
+#include <hip/hip_runtime.h>
+
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    c[i] = a[i] + b[i];
+  }
+}
