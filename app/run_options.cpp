@@ -56,7 +56,8 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_flag("--synccheck", o.synccheck,
                "CPU backend: report barriers and warp collectives not every member reaches");
   cmd.add_flag("--leak-check", o.leak_check,
-               "CPU backend: report device-heap blocks malloc'ed and never freed");
+               "CPU backend: report device-heap blocks malloc'ed and never freed (CUDA: "
+               "destroy the context before exit, for compute-sanitizer's leak check)");
   cmd.add_option("--heap-size", o.heap_size,
                  "Device heap for in-kernel malloc in bytes (default 8388608, as CUDA's)")
       ->check(whole_number_at_least(1));

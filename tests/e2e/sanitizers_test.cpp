@@ -109,21 +109,25 @@ TEST(Racecheck, NamesBothAccessesTheVariableAndTheSourceLines) {
                                        "--arg 'f32[1024]' --arg 32 --racecheck" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_NE(r.err.find("gpurun: error: kernel 'transpose': racecheck found 1 error"),
+  EXPECT_NE(r.err.find("gpurun: error: kernel 'transpose': racecheck found 2 errors"),
             std::string::npos)
       << r.err;
-  // The tile is written at line 8 and read transposed at line 12 by another warp.
-  EXPECT_NE(r.err.find("racecheck error: read-after-write hazard on shared variable"),
+  // The tile is written at line 7 and read transposed at line 11: warp 0 reads what warp 1
+  // writes later (write-after-read) and warp 1 reads what warp 0 wrote (read-after-write).
+  EXPECT_NE(r.err.find("racecheck error: read-after-write hazard on shared variable "
+                       "'transpose::tile' offset 4 (4 bytes) in kernel 'transpose' block (0,0,0): "
+                       "write by thread (1,0,0) at PTX line"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("in kernel 'transpose' block (0,0,0): write by thread"), std::string::npos)
-      << r.err;
-  EXPECT_NE(r.err.find("(race_transpose_missing_barrier.cu:8), then a read by thread"),
+  EXPECT_NE(r.err.find("(race_transpose_missing_barrier.cu:7), then a read by thread (0,1,0) at "
+                       "PTX line"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("(race_transpose_missing_barrier.cu:12), with no barrier between"),
+  EXPECT_NE(r.err.find("(race_transpose_missing_barrier.cu:11), with no barrier between [496 "
+                       "times]"),
             std::string::npos)
       << r.err;
+  EXPECT_NE(r.err.find("racecheck error: write-after-read hazard"), std::string::npos) << r.err;
 }
 
 TEST(Racecheck, SilentWithoutTheFlag) {
@@ -152,14 +156,16 @@ TEST(Racecheck, SameValueWritesAreAWarning) {
 }
 
 TEST(Findings, AreLimitedThenCounted) {
-  // Three distinct hazards (two loads and a store of the in-place scan race with each other);
-  // only the first is shown with --max-findings 1.
-  const RunResult r = run_gpurun(dir + "race_matmul_missing_barrier.cu --kernel matmul --grid 2,2 "
-                                       "--block 16,16 --arg 'f32[4096]:ones' --arg 'f32[4096]:ones' "
-                                       "--arg 'f32[4096]' --arg 64 --racecheck --max-findings 1" +
+  // The transpose has two hazards; --max-findings 1 shows the first and counts the other.
+  const RunResult r = run_gpurun(dir + "race_transpose_missing_barrier.cu --kernel transpose "
+                                       "--grid 1 --block 32,32 --arg 'f32[1024]:iota' "
+                                       "--arg 'f32[1024]' --arg 32 --racecheck --max-findings 1" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_NE(r.err.find("… and 1 more not shown (--max-findings 1): racecheck 1 error"),
+  EXPECT_NE(r.err.find("racecheck found 2 errors\nracecheck error: write-after-read hazard"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\n… and 1 more not shown (--max-findings 1): racecheck 1 error\n"),
             std::string::npos)
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 3) << r.err;
@@ -202,7 +208,7 @@ TEST(Initcheck, NamesTheSharedVariable) {
                                        "--arg 100 --initcheck" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_NE(r.err.find("uninitialized shared variable 'edge_tile_tile' offset 124 in kernel "
+  EXPECT_NE(r.err.find("uninitialized shared variable 'edge_tile::tile' offset 124 in kernel "
                        "'edge_tile' block (3,0,0) thread (0,0,0)"),
             std::string::npos)
       << r.err;
@@ -238,7 +244,11 @@ TEST(Synccheck, ADeadlockNamesWhoWaits) {
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("deadlocked at bar.sync in block (0,0,0): 64 of 64 live threads arrived: "
-                       "threads (64..127) wait at bar.sync"),
+                       "threads (64..127) wait at bar.sync (PTX line"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("barrier 1 waits for a thread count of 128, which the live threads never "
+                       "reach"),
             std::string::npos)
       << r.err;
 }
@@ -256,14 +266,17 @@ TEST(DeviceHeap, MallocAndFreeRun) {
 }
 
 TEST(DeviceHeap, ASmallHeapRunsOut) {
-  // 128 threads × 32 bytes do not fit in 1 KiB: the late mallocs return NULL (out = -1).
   const RunResult r = run_gpurun("tests/data/sanitizers/clean_heap.cu --kernel scratch --grid 2 "
                                  "--block 64 --arg 'i32[128]:iota' --arg 'out=i32[128]' "
-                                 "--heap-size 1024 --backend cpu --no-cache --json");
+                                 "--heap-size 512 --cpu-threads 1 --backend cpu --no-cache --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   const auto values = doc.at("buffers").at("out").at("values").get<std::vector<int>>();
-  EXPECT_EQ(std::count(values.begin(), values.end(), -1), 128 - 32);
+  // One worker runs the warps one after the other: each warp's first 16 blocks of 32 bytes fill
+  // the heap, its other 16 lanes get NULL, and the warp frees its blocks before the next runs.
+  EXPECT_EQ(std::count(values.begin(), values.end(), -1), 4 * 16);
+  EXPECT_EQ(values[1], 28);
+  EXPECT_EQ(values[17], -1);
 }
 
 TEST(DeviceHeap, MemcheckFindsADoubleFree) {

@@ -11,35 +11,40 @@ namespace {
 constexpr std::size_t kAlign = 16;
 }
 
-DeviceHeap::DeviceHeap(std::uint64_t base, std::size_t bytes) : m_base(base), m_bytes(bytes) {
-  if (bytes)
-    m_free.emplace(base, bytes);
-}
+DeviceHeap::DeviceHeap(std::uint64_t base, std::size_t bytes)
+    : m_base(base), m_bytes(bytes), m_top(base) {}
 
 std::uint64_t DeviceHeap::allocate(std::size_t bytes) {
   const std::size_t take = (std::max<std::size_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign;
   std::lock_guard lock(m_mutex);
-  // The free range at the highest address first: that is the untouched rest of the heap while
-  // there is one, so a freed block is not handed out again at once (a read after free then
-  // still finds it freed).
-  for (auto rit = m_free.rbegin(); rit != m_free.rend(); ++rit) {
-    if (rit->second < take)
-      continue;
-    auto it = std::next(rit).base();
-    const std::uint64_t address = it->first;
+  std::uint64_t address = 0;
+  if (m_base + m_bytes - m_top >= take) {
+    // Never-used space first, so a freed block is not handed out again at once (a read after
+    // free then still finds it freed).
+    address = m_top;
+    m_top += take;
+  } else {
+    auto it = std::find_if(m_free.begin(), m_free.end(),
+                           [&](const auto& range) { return range.second >= take; });
+    if (it == m_free.end())
+      return 0;
+    address = it->first;
     const std::size_t left = it->second - take;
     m_free.erase(it);
     if (left)
       m_free.emplace(address + take, left);
-    m_live.emplace(address, bytes);
-    m_spans.emplace(address, take);
-    m_freed.erase(address);
-    // A block handed out again is no longer "freed": drop stale freed records it overlaps.
+    // A block handed out again is no longer "freed": drop the freed records it overlaps.
     for (auto f = m_freed.lower_bound(address); f != m_freed.end() && f->first < address + take;)
       f = m_freed.erase(f);
-    return address;
+    if (auto f = m_freed.lower_bound(address); f != m_freed.begin()) {
+      --f;
+      if (f->first + f->second > address)
+        m_freed.erase(f);
+    }
   }
-  return 0;
+  m_live.emplace(address, bytes);
+  m_spans.emplace(address, take);
+  return address;
 }
 
 DeviceHeap::FreeResult DeviceHeap::release(std::uint64_t address) {

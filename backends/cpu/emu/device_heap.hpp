@@ -1,7 +1,8 @@
 #pragma once
 // The device heap behind in-kernel malloc/free (NVRTC leaves them as calls to external
 // functions the driver provides): one region of device memory, cudaLimitMallocHeapSize bytes
-// (8 MiB by default, --heap-size), handed out first-fit in 16-byte aligned blocks. It lives as
+// (8 MiB by default, --heap-size), handed out in 16-byte aligned blocks: never-used space first,
+// then the first freed range that fits. It lives as
 // long as the context, as the driver's does, so one launch may free what another allocated.
 // Workers call it concurrently; a mutex guards the block lists.
 #include <cstddef>
@@ -51,7 +52,8 @@ private:
   mutable std::mutex m_mutex;
   std::map<std::uint64_t, std::size_t> m_live;  ///< address → requested bytes
   std::map<std::uint64_t, std::size_t> m_spans; ///< address → bytes taken (aligned)
-  std::map<std::uint64_t, std::size_t> m_free;  ///< free ranges, coalesced
+  std::uint64_t m_top;                          ///< start of the never-used space
+  std::map<std::uint64_t, std::size_t> m_free;  ///< freed ranges, coalesced
   std::map<std::uint64_t, std::size_t> m_freed; ///< blocks freed and not handed out again
 };
 

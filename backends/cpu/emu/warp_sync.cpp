@@ -146,6 +146,7 @@ void Interpreter::throw_deadlock() {
   const std::size_t threads = m_block.warps.size() * kWarpSize;
   std::vector<bool> waiting(threads), missing(threads);
   std::uint32_t barrier_pc = 0;
+  int barrier_id = -1;
   for (const Warp& w : m_block.warps)
     for (std::uint32_t g = w.live; g; g &= g - 1) {
       const int l = std::countr_zero(g);
@@ -153,6 +154,7 @@ void Interpreter::throw_deadlock() {
       if (w.blocked >> l & 1) {
         waiting[t] = true;
         barrier_pc = key_pc(w.keys[l]) - 1; // the lane waits past its bar.sync
+        barrier_id = w.barrier_of[l];
       } else {
         missing[t] = true;
       }
@@ -160,7 +162,10 @@ void Interpreter::throw_deadlock() {
   std::string who = fmt::format("{} wait{} at bar.sync ({}); {}", thread_ranges(m_launch.block, waiting),
                                 arrived == 1 ? "s" : "", source_text(m_launch, barrier_pc),
                                 std::find(missing.begin(), missing.end(), true) == missing.end()
-                                    ? std::string("the barrier's thread count is never reached")
+                                    ? fmt::format("barrier {} waits for a thread count of {}, "
+                                                  "which the live threads never reach",
+                                                  barrier_id,
+                                                  barrier_id >= 0 ? m_block.expected[barrier_id] : 0)
                                     : fmt::format("{} never arrive",
                                                   thread_ranges(m_launch.block, missing)));
   throw device_error(fmt::format("kernel '{}' deadlocked at bar.sync in block ({},{},{}): {} of "
