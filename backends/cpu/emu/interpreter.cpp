@@ -189,8 +189,10 @@ void Interpreter::start_block(Dim3 index) {
     std::fill(std::begin(w.reduction_of), std::end(w.reduction_of), nullptr);
     std::fill(std::begin(w.barriers_reached), std::end(w.barriers_reached), 0u);
     w.existed = w.live;
-    w.sync_count = 0;
-    std::fill(std::begin(w.lane_sync), std::end(w.lane_sync), 0u);
+    if (m_shadow) { // racecheck's warp-level ordering starts over with the block
+      w.sync_count = 0;
+      std::fill(std::begin(w.lane_sync), std::end(w.lane_sync), 0u);
+    }
     w.carry = 0;
     w.cached = nullptr;
     for (int l = 0; l < kWarpSize; ++l) {

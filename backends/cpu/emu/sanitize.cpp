@@ -239,7 +239,9 @@ void global_check(Warp& w, const Inst& in, int lane, std::uint64_t address, unsi
   }
   if (!L.initcheck)
     return;
-  const Allocation* a = L.memory.find(address, bytes);
+  const Allocation* a = w.cached; // the allocation the warp's last global access hit
+  if (!(a && address >= a->address && address - a->address + bytes <= a->size))
+    a = L.memory.find(address, bytes);
   if (!a || !a->written)
     return; // module variables and the heap start defined (zero-initialized, as C++ statics)
   auto* marks = a->written + (address - a->address);
