@@ -82,8 +82,7 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     // the exit (docs/ARCHITECTURE.md, Decisions). Except under --leak-check: a leak checker
     // watching the driver (compute-sanitizer --leak-check full) reports when the context is
     // destroyed, so it is torn down first (docs/sanitizers.md).
-    const int code =
-        run.outcome.status == "ok" ? 0 : static_cast<int>(ExitCode::check_failed);
+    const int code = run.outcome.status == "ok" ? 0 : static_cast<int>(ExitCode::check_failed);
     if (request.leak_check) {
       PreparedRun done = std::move(run);
     }

@@ -41,7 +41,7 @@ struct RunRequest {
   bool json = false;
   bool use_cache = true;
   bool memcheck = false;
-  bool racecheck = false;  ///< CPU backend sanitizers (docs/sanitizers.md)
+  bool racecheck = false; ///< CPU backend sanitizers (docs/sanitizers.md)
   bool initcheck = false;
   bool synccheck = false;
   bool leak_check = false;

@@ -242,8 +242,8 @@ void CpuContext::report_findings() {
       m_warnings.push_back(line);
     return;
   }
-  m_pending_error = std::make_exception_ptr(
-      DetailedError(ExitCode::device, report.summary, report.lines));
+  m_pending_error =
+      std::make_exception_ptr(DetailedError(ExitCode::device, report.summary, report.lines));
 }
 
 void CpuContext::synchronize(std::optional<double> timeout_s) {

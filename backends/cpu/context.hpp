@@ -42,7 +42,7 @@ public:
   void wait_idle();
 
 private:
-  void finish_job(); // collects stats and a pending error after the job ended
+  void finish_job();      // collects stats and a pending error after the job ended
   void report_findings(); // the sanitizers' findings: an error (exit 4) or, if benign, warnings
 
   ContextSettings m_settings;

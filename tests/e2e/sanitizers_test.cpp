@@ -104,9 +104,10 @@ TEST(SanitizerCorpus, NoCleanKernelGivesAFinding) {
 }
 
 TEST(Racecheck, NamesBothAccessesTheVariableAndTheSourceLines) {
-  const RunResult r = run_gpurun(dir + "race_transpose_missing_barrier.cu --kernel transpose "
-                                       "--grid 1 --block 32,32 --arg 'f32[1024]:iota' "
-                                       "--arg 'f32[1024]' --arg 32 --racecheck" +
+  const RunResult r = run_gpurun(dir +
+                                 "race_transpose_missing_barrier.cu --kernel transpose "
+                                 "--grid 1 --block 32,32 --arg 'f32[1024]:iota' "
+                                 "--arg 'f32[1024]' --arg 32 --racecheck" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("gpurun: error: kernel 'transpose': racecheck found 2 errors"),
@@ -131,17 +132,19 @@ TEST(Racecheck, NamesBothAccessesTheVariableAndTheSourceLines) {
 }
 
 TEST(Racecheck, SilentWithoutTheFlag) {
-  const RunResult r = run_gpurun(dir + "race_reduce_missing_barrier.cu --kernel reduce --grid 4 "
-                                       "--block 256 --arg 'f32[1024]:ones' --arg 'f32[4]'" +
+  const RunResult r = run_gpurun(dir +
+                                 "race_reduce_missing_barrier.cu --kernel reduce --grid 4 "
+                                 "--block 256 --arg 'f32[1024]:ones' --arg 'f32[4]'" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
 
 TEST(Racecheck, SameValueWritesAreAWarning) {
-  const RunResult r = run_gpurun(dir + "race_flag_same_value.cu --kernel any_negative --grid 2 "
-                                       "--block 128 --arg 'f32[256]:rand(seed=3,-1,1)' "
-                                       "--arg 'i32[2]' --racecheck --json" +
+  const RunResult r = run_gpurun(dir +
+                                 "race_flag_same_value.cu --kernel any_negative --grid 2 "
+                                 "--block 128 --arg 'f32[256]:rand(seed=3,-1,1)' "
+                                 "--arg 'i32[2]' --racecheck --json" +
                                  cpu);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -157,9 +160,10 @@ TEST(Racecheck, SameValueWritesAreAWarning) {
 
 TEST(Findings, AreLimitedThenCounted) {
   // The transpose has two hazards; --max-findings 1 shows the first and counts the other.
-  const RunResult r = run_gpurun(dir + "race_transpose_missing_barrier.cu --kernel transpose "
-                                       "--grid 1 --block 32,32 --arg 'f32[1024]:iota' "
-                                       "--arg 'f32[1024]' --arg 32 --racecheck --max-findings 1" +
+  const RunResult r = run_gpurun(dir +
+                                 "race_transpose_missing_barrier.cu --kernel transpose "
+                                 "--grid 1 --block 32,32 --arg 'f32[1024]:iota' "
+                                 "--arg 'f32[1024]' --arg 32 --racecheck --max-findings 1" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("racecheck found 2 errors\nracecheck error: write-after-read hazard"),
@@ -173,15 +177,15 @@ TEST(Findings, AreLimitedThenCounted) {
 
 TEST(Findings, JsonCarriesTheSummaryAndTheDetails) {
   const RunResult r =
-      run_gpurun(dir + "init_accumulate_output.cu --kernel axpy_accumulate --grid 4 --block 256 "
-                       "--arg 'f32[1024]:ones' --arg 'out=f32[1024]:uninit' --arg 2.0 "
-                       "--arg 1024 --initcheck --json" +
+      run_gpurun(dir +
+                 "init_accumulate_output.cu --kernel axpy_accumulate --grid 4 --block 256 "
+                 "--arg 'f32[1024]:ones' --arg 'out=f32[1024]:uninit' --arg 2.0 "
+                 "--arg 1024 --initcheck --json" +
                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc.at("exit_code"), 4);
-  EXPECT_EQ(doc.at("error").at("message"),
-            "kernel 'axpy_accumulate': initcheck found 1 error");
+  EXPECT_EQ(doc.at("error").at("message"), "kernel 'axpy_accumulate': initcheck found 1 error");
   const std::string details = doc.at("error").at("details");
   EXPECT_NE(details.find("initcheck error: read of 4 bytes of uninitialized global memory at"),
             std::string::npos)
@@ -194,18 +198,20 @@ TEST(Findings, JsonCarriesTheSummaryAndTheDetails) {
 TEST(Initcheck, AZeroFilledBufferIsInitialized) {
   // Without `uninit` the host writes zeros into the output: nothing to report.
   const RunResult r =
-      run_gpurun(dir + "init_accumulate_output.cu --kernel axpy_accumulate --grid 4 --block 256 "
-                       "--arg 'f32[1024]:ones' --arg 'out=f32[1024]' --arg 2.0 --arg 1024 "
-                       "--initcheck" +
+      run_gpurun(dir +
+                 "init_accumulate_output.cu --kernel axpy_accumulate --grid 4 --block 256 "
+                 "--arg 'f32[1024]:ones' --arg 'out=f32[1024]' --arg 2.0 --arg 1024 "
+                 "--initcheck" +
                  cpu);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
 
 TEST(Initcheck, NamesTheSharedVariable) {
-  const RunResult r = run_gpurun(dir + "init_shared_partial_tile.cu --kernel edge_tile --grid 4 "
-                                       "--block 32 --arg 'f32[100]:ones' --arg 'f32[128]' "
-                                       "--arg 100 --initcheck" +
+  const RunResult r = run_gpurun(dir +
+                                 "init_shared_partial_tile.cu --kernel edge_tile --grid 4 "
+                                 "--block 32 --arg 'f32[100]:ones' --arg 'f32[128]' "
+                                 "--arg 100 --initcheck" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("uninitialized shared variable 'edge_tile::tile' offset 124 in kernel "
@@ -215,8 +221,9 @@ TEST(Initcheck, NamesTheSharedVariable) {
 }
 
 TEST(Synccheck, NamesTheThreadsThatDidAndDidNotArrive) {
-  const RunResult r = run_gpurun(dir + "sync_half_warp_barrier.cu --kernel half_warp --grid 1 "
-                                       "--block 64 --arg 'i32[64]' --synccheck" +
+  const RunResult r = run_gpurun(dir +
+                                 "sync_half_warp_barrier.cu --kernel half_warp --grid 1 "
+                                 "--block 64 --arg 'i32[64]' --synccheck" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("divergent barrier in kernel 'half_warp' block (0,0,0): threads (0..15, "
@@ -228,8 +235,9 @@ TEST(Synccheck, NamesTheThreadsThatDidAndDidNotArrive) {
 }
 
 TEST(Synccheck, AMaskWithoutTheCallerIsReported) {
-  const RunResult r = run_gpurun(dir + "sync_syncwarp_bad_mask.cu --kernel lower_half_sync "
-                                       "--grid 1 --block 32 --arg 'i32[32]' --synccheck" +
+  const RunResult r = run_gpurun(dir +
+                                 "sync_syncwarp_bad_mask.cu --kernel lower_half_sync "
+                                 "--grid 1 --block 32 --arg 'i32[32]' --synccheck" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("invalid member mask 0x0000ffff of bar.warp.sync"), std::string::npos)
@@ -239,8 +247,9 @@ TEST(Synccheck, AMaskWithoutTheCallerIsReported) {
 }
 
 TEST(Synccheck, ADeadlockNamesWhoWaits) {
-  const RunResult r = run_gpurun(dir + "sync_named_barrier_count.cu --kernel producer_consumer "
-                                       "--grid 1 --block 128 --arg 'i32[128]'" +
+  const RunResult r = run_gpurun(dir +
+                                 "sync_named_barrier_count.cu --kernel producer_consumer "
+                                 "--grid 1 --block 128 --arg 'i32[128]'" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("deadlocked at bar.sync in block (0,0,0): 64 of 64 live threads arrived: "
@@ -280,8 +289,9 @@ TEST(DeviceHeap, ASmallHeapRunsOut) {
 }
 
 TEST(DeviceHeap, MemcheckFindsADoubleFree) {
-  const RunResult r = run_gpurun(dir + "heap_double_free.cu --kernel work --grid 1 --block 32 "
-                                       "--arg 'i32[32]:iota(-4,1)' --arg 'i32[32]' --memcheck" +
+  const RunResult r = run_gpurun(dir +
+                                 "heap_double_free.cu --kernel work --grid 1 --block 32 "
+                                 "--arg 'i32[32]:iota(-4,1)' --arg 'i32[32]' --memcheck" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("memcheck error: double free of 0x"), std::string::npos) << r.err;
@@ -289,8 +299,9 @@ TEST(DeviceHeap, MemcheckFindsADoubleFree) {
 }
 
 TEST(DeviceHeap, LeakCheckListsTheBlocks) {
-  const RunResult r = run_gpurun(dir + "heap_leak.cu --kernel leaky --grid 1 --block 32 "
-                                       "--arg 'i32[32]' --memcheck --leak-check --max-findings 2" +
+  const RunResult r = run_gpurun(dir +
+                                 "heap_leak.cu --kernel leaky --grid 1 --block 32 "
+                                 "--arg 'i32[32]' --memcheck --leak-check --max-findings 2" +
                                  cpu);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("memcheck found 32 errors"), std::string::npos) << r.err;

@@ -163,8 +163,8 @@ void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
                                        "emulator does not provide",
                                        in.line, target.name));
       out.control = target.is_vprintf ? Control::vprintf
-                    : heap               ? Control::heap_call
-                                         : Control::call;
+                    : heap            ? Control::heap_call
+                                      : Control::call;
       out.imm = df.frame_bytes; // the callee's frame starts after the caller's
       out.target = site.callee;
       out.aux = static_cast<std::uint32_t>(m_program.call_sites.size());

@@ -53,8 +53,7 @@ FindingsReport summarize(const std::vector<Finding>& findings, const std::string
     const bool error = f.severity == Severity::error;
     ++(error ? errors : warnings)[t];
     if (i < limit) {
-      std::string repeats =
-          f.count > 1 ? fmt::format(" [{} times]", f.count) : std::string();
+      std::string repeats = f.count > 1 ? fmt::format(" [{} times]", f.count) : std::string();
       report.lines.push_back(fmt::format("{} {}: {}{}", tool_name(f.tool),
                                          error ? "error" : "warning", f.text, repeats));
     } else {

@@ -21,8 +21,8 @@ enum class Severity : std::uint8_t { error, warning };
 struct Finding {
   Tool tool = Tool::racecheck;
   Severity severity = Severity::error;
-  std::string text;         ///< the first occurrence in full
-  std::uint64_t count = 0;  ///< occurrences folded into it
+  std::string text;        ///< the first occurrence in full
+  std::uint64_t count = 0; ///< occurrences folded into it
 };
 
 /// Identity of a finding for folding repeats: tool, kind (tool-specific) and two PTX lines.

@@ -39,16 +39,13 @@ void device_heap_call(Warp& w, const Inst& in, std::uint32_t exec) {
       continue;
     const std::uint32_t pc = static_cast<std::uint32_t>(&in - L.program->code.data());
     const bool twice = result == DeviceHeap::FreeResult::double_free;
-    L.findings.report(FindingKey{Tool::memcheck, twice ? 100u : 101u, pc, 0}, Severity::error,
-                      [&] {
-                        const Dim3 t = thread_index(L.block, w.index, l);
-                        return fmt::format(
-                            "{} {:#x}{} in kernel '{}' block ({},{},{}) thread ({},{},{}) at {}",
-                            twice ? "double free of" : "free of", arg,
-                            twice ? "" : ", a pointer malloc did not return",
-                            L.kernel->name, b.index.x, b.index.y, b.index.z, t.x, t.y, t.z,
-                            source_text(L, pc));
-                      });
+    L.findings.report(FindingKey{Tool::memcheck, twice ? 100u : 101u, pc, 0}, Severity::error, [&] {
+      const Dim3 t = thread_index(L.block, w.index, l);
+      return fmt::format("{} {:#x}{} in kernel '{}' block ({},{},{}) thread ({},{},{}) at {}",
+                         twice ? "double free of" : "free of", arg,
+                         twice ? "" : ", a pointer malloc did not return", L.kernel->name,
+                         b.index.x, b.index.y, b.index.z, t.x, t.y, t.z, source_text(L, pc));
+    });
   }
 }
 

@@ -97,8 +97,8 @@ std::string thread_ranges(const Dim3& block, const std::vector<bool>& set) {
     }
     t = end;
   }
-  std::string text = fmt::format("{} ({})", count == 1 ? "thread" : "threads",
-                                 fmt::join(runs, ", "));
+  std::string text =
+      fmt::format("{} ({})", count == 1 ? "thread" : "threads", fmt::join(runs, ", "));
   if (more)
     text.insert(text.size() - 1, fmt::format(" and {} more", more));
   return text;
@@ -121,8 +121,7 @@ std::uint32_t pc_of(const Warp& w, const Inst& in) {
 
 // Two accesses of one warp are ordered when both lanes took part in a warp collective
 // (__syncwarp, shfl/vote .sync …) after the first one.
-bool warp_ordered(const Warp& w, const BlockShadow::Record& first, std::uint32_t thread,
-                  int lane) {
+bool warp_ordered(const Warp& w, const BlockShadow::Record& first, std::uint32_t thread, int lane) {
   if (first.thread / kWarpSize != thread / kWarpSize)
     return false;
   const int other = static_cast<int>(first.thread % kWarpSize);
@@ -139,11 +138,10 @@ void report_race(Warp& w, std::uint32_t hazard, bool benign, const BlockShadow::
     return fmt::format(
         "{} hazard{} on {} ({} bytes) in kernel '{}' {}: {} by {} at {}, {} by {} at {}, with no "
         "barrier between",
-        hazard_name(hazard), benign ? " (the same value written)" : "",
-        shared_place(*w.block, off), bytes, L.kernel->name, block_text(*w.block),
-        first_writes ? "write" : "read", thread_text(L, first.thread), source_text(L, first.pc),
-        second_writes ? "then a write" : "then a read", thread_text(L, thread),
-        source_text(L, pc));
+        hazard_name(hazard), benign ? " (the same value written)" : "", shared_place(*w.block, off),
+        bytes, L.kernel->name, block_text(*w.block), first_writes ? "write" : "read",
+        thread_text(L, first.thread), source_text(L, first.pc),
+        second_writes ? "then a write" : "then a read", thread_text(L, thread), source_text(L, pc));
   });
 }
 
@@ -248,10 +246,10 @@ void global_check(Warp& w, const Inst& in, int lane, std::uint64_t address, unsi
   if (kind != Access::store) {
     for (unsigned i = 0; i < bytes; ++i)
       if (std::atomic_ref(marks[i]).load(std::memory_order_relaxed) == 0) {
-        report_uninit(w, in, lane, kUninitGlobal,
-                      fmt::format("global memory at {:#x} ({})", address,
-                                  L.memory.describe(address, bytes)),
-                      bytes);
+        report_uninit(
+            w, in, lane, kUninitGlobal,
+            fmt::format("global memory at {:#x} ({})", address, L.memory.describe(address, bytes)),
+            bytes);
         break;
       }
   }

@@ -34,9 +34,9 @@ struct LaunchState {
   std::vector<std::byte> params; ///< the kernel parameter buffer (read-only)
   MemoryMap memory;
   bool memcheck = false;
-  bool racecheck = false; ///< shared-memory hazards between threads of a block
-  bool initcheck = false; ///< reads of memory never written
-  bool synccheck = false; ///< barriers and collectives not every member reaches
+  bool racecheck = false;     ///< shared-memory hazards between threads of a block
+  bool initcheck = false;     ///< reads of memory never written
+  bool synccheck = false;     ///< barriers and collectives not every member reaches
   DeviceHeap* heap = nullptr; ///< in-kernel malloc/free (the context's; null when unused)
   int workers = 1;
   std::atomic<bool> cancel{false};
@@ -111,7 +111,7 @@ struct Block {
   std::size_t shared_var_count = 0;
   BlockShadow* shadow = nullptr; ///< racecheck/initcheck state, else null
   bool sanitize = false;         ///< loads and stores call sanitize_access()
-  std::byte* local = nullptr; ///< thread t's local memory: local + t * local_per_thread
+  std::byte* local = nullptr;    ///< thread t's local memory: local + t * local_per_thread
   std::size_t local_per_thread = 0;
   std::vector<Warp> warps;
   int live_threads = 0;

@@ -159,15 +159,14 @@ void Interpreter::throw_deadlock() {
         missing[t] = true;
       }
     }
-  std::string who = fmt::format("{} wait{} at bar.sync ({}); {}", thread_ranges(m_launch.block, waiting),
-                                arrived == 1 ? "s" : "", source_text(m_launch, barrier_pc),
-                                std::find(missing.begin(), missing.end(), true) == missing.end()
-                                    ? fmt::format("barrier {} waits for a thread count of {}, "
-                                                  "which the live threads never reach",
-                                                  barrier_id,
-                                                  barrier_id >= 0 ? m_block.expected[barrier_id] : 0)
-                                    : fmt::format("{} never arrive",
-                                                  thread_ranges(m_launch.block, missing)));
+  std::string who =
+      fmt::format("{} wait{} at bar.sync ({}); {}", thread_ranges(m_launch.block, waiting),
+                  arrived == 1 ? "s" : "", source_text(m_launch, barrier_pc),
+                  std::find(missing.begin(), missing.end(), true) == missing.end()
+                      ? fmt::format("barrier {} waits for a thread count of {}, "
+                                    "which the live threads never reach",
+                                    barrier_id, barrier_id >= 0 ? m_block.expected[barrier_id] : 0)
+                      : fmt::format("{} never arrive", thread_ranges(m_launch.block, missing)));
   throw device_error(fmt::format("kernel '{}' deadlocked at bar.sync in block ({},{},{}): {} of "
                                  "{} live threads arrived: {}",
                                  m_launch.kernel->name, b.x, b.y, b.z, arrived,
@@ -208,17 +207,16 @@ void Interpreter::check_barrier_counts() {
         (w.barriers_reached[l] == most ? full : short_)[t] = true;
       }
     const std::uint32_t pc = m_last_barrier_pc;
-    m_launch.findings.report(FindingKey{Tool::synccheck, 0, pc, most - fewest}, Severity::error,
-                             [&] {
-                               return fmt::format(
-                                   "divergent barrier in kernel '{}' block ({},{},{}): {} reached "
-                                   "{} block-wide barrier{} (the last at {}), {} reached fewer "
-                                   "(as few as {}) and exited without the others",
-                                   m_launch.kernel->name, b.x, b.y, b.z,
-                                   thread_ranges(m_launch.block, full), most,
-                                   most == 1 ? "" : "s", source_text(m_launch, pc),
-                                   thread_ranges(m_launch.block, short_), fewest);
-                             });
+    m_launch.findings.report(
+        FindingKey{Tool::synccheck, 0, pc, most - fewest}, Severity::error, [&] {
+          return fmt::format("divergent barrier in kernel '{}' block ({},{},{}): {} reached "
+                             "{} block-wide barrier{} (the last at {}), {} reached fewer "
+                             "(as few as {}) and exited without the others",
+                             m_launch.kernel->name, b.x, b.y, b.z,
+                             thread_ranges(m_launch.block, full), most, most == 1 ? "" : "s",
+                             source_text(m_launch, pc), thread_ranges(m_launch.block, short_),
+                             fewest);
+        });
     return;
   }
   const Dim3 t_most = thread_index(m_launch.block, most_warp, most_lane);
@@ -373,8 +371,8 @@ void Interpreter::check_member_masks(Warp& w, const Inst& in, std::uint32_t exec
           return fmt::format(
               "invalid member mask {:#010x} of {} in kernel '{}' block ({},{},{}) thread "
               "({},{},{}) (warp {} lane {}) at {}: {}",
-              mask, kind_name(in.sync_kind), m_launch.kernel->name, b.x, b.y, b.z, t.x, t.y,
-              t.z, w.index, l, source_text(m_launch, pc),
+              mask, kind_name(in.sync_kind), m_launch.kernel->name, b.x, b.y, b.z, t.x, t.y, t.z,
+              w.index, l, source_text(m_launch, pc),
               self ? fmt::format("it names lanes {:#010x}, which the warp does not have", absent)
                    : std::string("it does not include the calling lane"));
         });

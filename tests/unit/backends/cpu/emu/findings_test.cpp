@@ -48,8 +48,7 @@ TEST(Summarize, ShowsTheFirstFindingsInFullAndCountsTheRest) {
 }
 
 TEST(Summarize, NothingLeftOutSaysNothingMore) {
-  const FindingsReport r =
-      summarize({{Tool::synccheck, Severity::error, "x", 1}}, "k", 10);
+  const FindingsReport r = summarize({{Tool::synccheck, Severity::error, "x", 1}}, "k", 10);
   EXPECT_EQ(r.summary, "kernel 'k': synccheck found 1 error");
   ASSERT_EQ(r.lines.size(), 1u);
   EXPECT_EQ(r.lines[0], "synccheck error: x");

@@ -115,8 +115,7 @@ TEST(Initcheck, ABufferNobodyWroteIsUninitialized) {
   h.launch("copy", {1, 1, 1}, {32, 1, 1}, 0, *in, out);
   const std::string what = error_of(h);
   EXPECT_NE(what.find("initcheck found 1 error"), std::string::npos) << what;
-  EXPECT_NE(what.find("read of 4 bytes of uninitialized global memory"), std::string::npos)
-      << what;
+  EXPECT_NE(what.find("read of 4 bytes of uninitialized global memory"), std::string::npos) << what;
   EXPECT_NE(what.find("offset 0 of allocation #1 'in'"), std::string::npos) << what;
   EXPECT_NE(what.find("[32 times]"), std::string::npos) << what;
 
@@ -158,8 +157,7 @@ TEST(Synccheck, AMaskNamingLanesThePartialWarpLacks) {
   Buffer& out = h.buffer(std::vector<int>(16));
   h.launch("masked", {1, 1, 1}, {16, 1, 1}, 0, out, 0xffffffffu);
   const std::string what = error_of(h);
-  EXPECT_NE(what.find("it names lanes 0xffff0000, which the warp does not have"),
-            std::string::npos)
+  EXPECT_NE(what.find("it names lanes 0xffff0000, which the warp does not have"), std::string::npos)
       << what;
   h.launch("masked", {1, 1, 1}, {16, 1, 1}, 0, out, 0x0000ffffu);
   EXPECT_EQ(error_of(h), "");
