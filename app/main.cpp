@@ -15,6 +15,7 @@
 #include "app/command.hpp"
 #include "app/nvcc_spellings.hpp"
 #include "backends/registry.hpp"
+#include "base/detailed_error.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
 #include "base/process_clock.hpp"
@@ -113,7 +114,13 @@ int report_error(const std::exception& error, std::string_view kind, bool json,
     log = message.substr(message.size() - compile->log().size());
     message.remove_suffix(log.size() + 1);
   }
+  const auto* detailed = dynamic_cast<const gpurun::DetailedError*>(&error);
+  if (detailed != nullptr)
+    message = detailed->message();
   std::cerr << gpurun::error_prefix(kind) << gpurun::one_line(message) << '\n';
+  if (detailed != nullptr)
+    for (const auto& line : detailed->details())
+      std::cerr << gpurun::one_line(line) << '\n';
   if (!log.empty())
     std::cerr << log << '\n';
   if (json)

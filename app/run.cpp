@@ -125,9 +125,14 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
       std::cerr << warning_prefix() << warning << '\n';
     trace("reported");
     // The driver releases a process's contexts when it exits; destroying ours first only delays
-    // the exit (docs/ARCHITECTURE.md, Decisions).
-    exit_without_teardown(run.outcome.status == "ok" ? 0
-                                                     : static_cast<int>(ExitCode::check_failed));
+    // the exit (docs/ARCHITECTURE.md, Decisions). Except under --leak-check: a leak checker
+    // watching the driver (compute-sanitizer --leak-check full) reports when the context is
+    // destroyed, so it is torn down first (docs/sanitizers.md).
+    const int code = run.outcome.status == "ok" ? 0 : static_cast<int>(ExitCode::check_failed);
+    if (request.leak_check) {
+      PreparedRun done = std::move(run);
+    }
+    exit_without_teardown(code);
   });
 }
 

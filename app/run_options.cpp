@@ -49,6 +49,21 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "Also write a JUnit XML report (each --expect a test case) for CI");
   cmd.add_flag("--no-cache", o.no_cache, "Do not use the compile cache");
   cmd.add_flag("--memcheck", o.memcheck, "CPU backend: check every memory access");
+  cmd.add_flag("--racecheck", o.racecheck,
+               "CPU backend: report shared-memory hazards between threads of a block");
+  cmd.add_flag("--initcheck", o.initcheck,
+               "CPU backend: report reads of device, shared and local memory never written");
+  cmd.add_flag("--synccheck", o.synccheck,
+               "CPU backend: report barriers and warp collectives not every member reaches");
+  cmd.add_flag("--leak-check", o.leak_check,
+               "CPU backend: report device-heap blocks malloc'ed and never freed (CUDA: "
+               "destroy the context before exit, for compute-sanitizer's leak check)");
+  cmd.add_option("--heap-size", o.heap_size,
+                 "Device heap for in-kernel malloc in bytes (default 8388608, as CUDA's)")
+      ->check(whole_number_at_least(1));
+  cmd.add_option("--max-findings", o.max_findings,
+                 "Sanitizer findings shown in full (default 10; the rest are counted)")
+      ->check(whole_number_at_least(0));
   cmd.add_flag("--stats", o.stats, "CPU backend: count executed instructions");
   cmd.add_flag("--quiet,-q", o.quiet, "Print only failures");
 }
@@ -126,6 +141,12 @@ RunRequest make_run_request(const CLI::App& cmd, const RunOptions& o) {
   request.json = o.json;
   request.use_cache = !o.no_cache;
   request.memcheck = o.memcheck;
+  request.racecheck = o.racecheck;
+  request.initcheck = o.initcheck;
+  request.synccheck = o.synccheck;
+  request.leak_check = o.leak_check;
+  request.heap_size = o.heap_size;
+  request.max_findings = o.max_findings;
   request.stats = o.stats;
   request.quiet = o.quiet;
   return request;

@@ -41,6 +41,12 @@ struct RunOptions {
   bool json = false;
   bool no_cache = false;
   bool memcheck = false;
+  bool racecheck = false;
+  bool initcheck = false;
+  bool synccheck = false;
+  bool leak_check = false;
+  std::optional<std::size_t> heap_size;
+  std::optional<std::size_t> max_findings;
   bool stats = false;
   bool quiet = false;
 };

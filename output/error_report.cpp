@@ -1,5 +1,7 @@
 #include "output/error_report.hpp"
 
+#include "base/detailed_error.hpp"
+
 namespace gpurun {
 
 ExitCode exit_code_of(const std::exception& error) noexcept {
@@ -43,6 +45,8 @@ nlohmann::ordered_json error_document(const std::exception& error,
   } else if (line_end != std::string::npos) {
     body["details"] = what.substr(line_end + 1);
   }
+  if (const auto* detailed = dynamic_cast<const DetailedError*>(&error))
+    body["findings"] = detailed->details();
   if (const auto* backend = dynamic_cast<const BackendError*>(&error)) {
     body["backend"] = backend->backend();
     body["call"] = backend->call();

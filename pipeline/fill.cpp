@@ -19,7 +19,7 @@ namespace gpurun {
 namespace {
 
 constexpr std::string_view k_fill_forms =
-    "zeros ones CONST iota iota(START,STEP) rand(seed=S[,LO,HI]) randn(seed=S[,MEAN,STD]) "
+    "zeros uninit ones CONST iota iota(START,STEP) rand(seed=S[,LO,HI]) randn(seed=S[,MEAN,STD]) "
     "[v,...] @PATH";
 
 /// One comma-separated piece of a parameter or value list, with its offset in the fill text.
@@ -209,6 +209,10 @@ FillSpec parse_fill(std::string_view text, DType dtype, std::size_t count,
     throw_at(where, 0, fmt::format("expected a fill ({})", k_fill_forms));
   if (text == "zeros")
     return fill;
+  if (text == "uninit") {
+    fill.kind = FillSpec::Kind::uninit;
+    return fill;
+  }
   if (text == "ones") {
     fill.kind = FillSpec::Kind::ones;
     return fill;
@@ -271,6 +275,7 @@ void apply_fill(const FillSpec& fill, HostBuffer& buffer, const std::filesystem:
   using Kind = FillSpec::Kind;
   switch (fill.kind) {
   case Kind::zeros:
+  case Kind::uninit: // the host copy reads as zeros; the device buffer is never written
     if (buffer.size_bytes() > 0)
       std::memset(buffer.data(), 0, buffer.size_bytes());
     return;

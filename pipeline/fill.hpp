@@ -20,7 +20,8 @@
 namespace gpurun {
 
 struct FillSpec {
-  enum class Kind { zeros, ones, constant, iota, rand, randn, list, file };
+  /// uninit: allocated and never written by the host (the host copy reads as zeros)
+  enum class Kind { zeros, ones, constant, iota, rand, randn, list, file, uninit };
   Kind kind = Kind::zeros;
   /// constant: the value; iota: START; rand: LO; randn: MEAN (as doubles, for float buffers).
   double a = 0;

@@ -179,7 +179,10 @@ void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
     b.host = make_host_buffer(arg.spec, base_dir, fmt::format("buffer '{}'", arg.name));
     b.device = context.allocate(std::max<std::size_t>(b.host.size_bytes(), 1));
     context.name_buffer(*b.device, b.name);
-    context.copy_to_device(*b.device, b.host.bytes());
+    // `uninit`: allocated and never written by the host, so --initcheck (and compute-sanitizer's
+    // initcheck on a GPU) sees every read of it that the kernel did not write first.
+    if (arg.spec.fill.kind != FillSpec::Kind::uninit)
+      context.copy_to_device(*b.device, b.host.bytes());
     run.args.add_buffer(*b.device);
     run.buffers.push_back(std::move(b));
   }
@@ -292,6 +295,18 @@ ContextOptions context_options(const RunRequest& request, const DeviceOutputSink
   options.device_output = device_output;
   if (request.memcheck)
     options.set("memcheck", "1");
+  if (request.racecheck)
+    options.set("racecheck", "1");
+  if (request.initcheck)
+    options.set("initcheck", "1");
+  if (request.synccheck)
+    options.set("synccheck", "1");
+  if (request.leak_check)
+    options.set("leakcheck", "1");
+  if (request.heap_size)
+    options.set("heap_size", std::to_string(*request.heap_size));
+  if (request.max_findings)
+    options.set("max_findings", std::to_string(*request.max_findings));
   if (request.stats)
     options.set("stats", "1");
   if (request.cpu_threads > 0)

@@ -41,6 +41,12 @@ struct RunRequest {
   bool json = false;
   bool use_cache = true;
   bool memcheck = false;
+  bool racecheck = false; ///< CPU backend sanitizers (docs/sanitizers.md)
+  bool initcheck = false;
+  bool synccheck = false;
+  bool leak_check = false;
+  std::optional<std::size_t> heap_size;    ///< device heap bytes (empty: 8 MiB)
+  std::optional<std::size_t> max_findings; ///< findings shown in full (empty: 10)
   bool stats = false;
   int cpu_threads = 0;
   std::optional<std::size_t> printf_buffer; ///< device printf buffer bytes (empty: the default)

@@ -10,9 +10,12 @@
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/cpu/buffer.hpp"
 #include "backends/cpu/emu/address_space.hpp"
+#include "backends/cpu/emu/device_heap.hpp"
+#include "backends/cpu/emu/findings.hpp"
 #include "backends/cpu/module.hpp"
 #include "backends/cpu/timer.hpp"
 #include "backends/kit/cuda_arch.hpp"
+#include "base/detailed_error.hpp"
 #include "base/error.hpp"
 
 namespace gpurun::cpu {
@@ -50,7 +53,11 @@ void CpuContext::wait_idle() {
 }
 
 std::unique_ptr<Buffer> CpuContext::allocate(std::size_t bytes) {
-  return std::make_unique<CpuBuffer>(m_memory, bytes);
+  auto buffer = std::make_unique<CpuBuffer>(m_memory, bytes);
+  // initcheck: a buffer holds nothing defined until the host or a kernel writes it.
+  if (m_settings.initcheck)
+    m_memory->track_writes(buffer->address());
+  return buffer;
 }
 
 void CpuContext::copy_to_device(Buffer& dst, std::span<const std::byte> src) {
@@ -60,6 +67,7 @@ void CpuContext::copy_to_device(Buffer& dst, std::span<const std::byte> src) {
         fmt::format("copy of {} bytes into a {}-byte buffer", src.size(), dst.size()));
   if (!src.empty())
     std::memcpy(m_memory->host(dst.address(), src.size()), src.data(), src.size());
+  m_memory->mark_written(dst.address(), src.size());
 }
 
 void CpuContext::copy_to_host(std::span<std::byte> dst, const Buffer& src) {
@@ -76,12 +84,14 @@ void CpuContext::copy_device(Buffer& dst, const Buffer& src) {
   std::size_t n = std::min(dst.size(), src.size());
   if (n)
     std::memmove(m_memory->host(dst.address(), n), m_memory->host(src.address(), n), n);
+  m_memory->mark_written(dst.address(), n);
 }
 
 void CpuContext::memset(Buffer& dst, std::uint8_t value) {
   wait_idle();
   if (dst.size() != 0)
     std::memset(m_memory->host(dst.address(), dst.size()), value, dst.size());
+  m_memory->mark_written(dst.address(), dst.size());
 }
 
 void CpuContext::copy_to_symbol(const GlobalSymbol& dst, std::span<const std::byte> src) {
@@ -152,6 +162,16 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   state->block = config.block;
   state->dynamic_shared = config.shared_bytes;
   state->memcheck = m_settings.memcheck;
+  state->racecheck = m_settings.racecheck;
+  state->initcheck = m_settings.initcheck;
+  state->synccheck = m_settings.synccheck;
+  if (function->program().uses_heap && !m_heap) {
+    // The device heap is made once, at the first kernel that calls malloc or free, and kept
+    // for the context's life as the driver keeps its heap.
+    const std::uint64_t base = m_memory->allocate(m_settings.heap_bytes, "device heap");
+    m_heap = std::make_shared<emu::DeviceHeap>(base, m_settings.heap_bytes);
+  }
+  state->heap = function->program().uses_heap ? m_heap.get() : nullptr;
   state->device_output = m_device_output;
   state->printf_capacity = m_settings.printf_buffer;
   state->params.assign(std::max<std::size_t>(kernel.kernel_param_bytes, 1), std::byte{0});
@@ -197,6 +217,7 @@ void CpuContext::finish_job() {
                              ? s.barrier_mismatch
                              : fmt::format("{} (and {} more blocks)", s.barrier_mismatch,
                                            s.barrier_mismatch_blocks - 1));
+  report_findings();
   if (auto e = m_job->error(); e && !m_pending_error)
     m_pending_error = e;
 }
@@ -210,6 +231,34 @@ std::optional<LaunchProgress> CpuContext::launch_progress() const {
   return LaunchProgress{m_blocks_done.load(std::memory_order_relaxed), blocks,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                             .count()};
+}
+
+void CpuContext::report_findings() {
+  const auto& s = m_job->state();
+  std::vector<emu::Finding> findings = s.findings.all();
+  if (m_settings.leakcheck && m_heap && s.heap)
+    for (const auto& block : m_heap->live())
+      findings.push_back(emu::Finding{
+          emu::Tool::memcheck, emu::Severity::error,
+          fmt::format("leak: {} bytes at {:#x} on the device heap, allocated by malloc and never "
+                      "freed",
+                      block.bytes, block.address),
+          1});
+  if (findings.empty())
+    return;
+  const auto report = emu::summarize(findings, s.kernel->name, m_settings.max_findings);
+  const bool error = std::any_of(findings.begin(), findings.end(), [](const emu::Finding& f) {
+    return f.severity == emu::Severity::error;
+  });
+  if (!error || m_job->error()) {
+    // Warnings only (or a fault ends the launch anyway): the findings travel as warnings.
+    m_warnings.push_back(report.summary);
+    for (const auto& line : report.lines)
+      m_warnings.push_back(line);
+    return;
+  }
+  m_pending_error =
+      std::make_exception_ptr(DetailedError(ExitCode::device, report.summary, report.lines));
 }
 
 void CpuContext::synchronize(std::optional<double> timeout_s) {

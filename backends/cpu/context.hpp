@@ -45,13 +45,15 @@ public:
   void wait_idle();
 
 private:
-  void finish_job(); // collects stats and a pending error after the job ended
+  void finish_job();      // collects stats and a pending error after the job ended
+  void report_findings(); // the sanitizers' findings: an error (exit 4) or, if benign, warnings
 
   ContextSettings m_settings;
   DeviceOutputSink m_device_output;
   int m_workers = 1;
   std::shared_ptr<emu::DeviceMemory> m_memory;
   std::shared_ptr<emu::LaunchJob> m_job;
+  std::shared_ptr<emu::DeviceHeap> m_heap; ///< made at the first kernel that calls malloc
   bool m_job_collected = true;
   std::exception_ptr m_pending_error;
   std::map<std::string, double> m_stats;

@@ -30,12 +30,34 @@ int count(const ContextOptions& options, const char* name) {
   return n;
 }
 
+std::size_t bytes(const ContextOptions& options, const char* name, std::size_t fallback) {
+  const std::string* value = options.find(name);
+  if (value == nullptr)
+    return fallback;
+  std::size_t n = 0;
+  const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
+  if (ec != std::errc{} || end != value->data() + value->size())
+    throw usage_error(
+        fmt::format("cpu backend setting {}={}: expected a number of bytes", name, *value));
+  return n;
+}
+
 } // namespace
 
 ContextSettings ContextSettings::from(const ContextOptions& options) {
-  return ContextSettings{flag(options, "memcheck"), flag(options, "stats"),
-                         count(options, "threads"),
-                         options.printf_buffer.value_or(k_default_printf_buffer)};
+  ContextSettings s;
+  s.memcheck = flag(options, "memcheck");
+  s.stats = flag(options, "stats");
+  s.threads = count(options, "threads");
+  s.printf_buffer = options.printf_buffer.value_or(k_default_printf_buffer);
+  s.racecheck = flag(options, "racecheck");
+  s.initcheck = flag(options, "initcheck");
+  s.synccheck = flag(options, "synccheck");
+  s.leakcheck = flag(options, "leakcheck");
+  s.heap_bytes = bytes(options, "heap_size", s.heap_bytes);
+  if (options.find("max_findings") != nullptr)
+    s.max_findings = static_cast<std::size_t>(count(options, "max_findings"));
+  return s;
 }
 
 } // namespace gpurun::cpu

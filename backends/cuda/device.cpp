@@ -1,6 +1,8 @@
 #include "backends/cuda/device.hpp"
 
 #include <array>
+#include <charconv>
+#include <string>
 
 #include "backends/cuda/clock_monitor.hpp"
 #include "backends/cuda/context.hpp"
@@ -76,7 +78,8 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device)
     : m_api(api), m_device(device), m_properties(query_properties(api, device)) {}
 
 std::unique_ptr<Context> CudaDevice::create_context(const ContextOptions& options) {
-  // memcheck / stats / cpu_threads are CPU-backend options; compute-sanitizer is the GPU's tool.
+  // memcheck / racecheck / initcheck / synccheck / stats / cpu_threads are CPU-backend options;
+  // compute-sanitizer is the GPU's tool.
   auto state = std::make_shared<ContextState>(m_api, m_device);
   state->device_output = options.device_output;
   // Takes effect for the primary context's later launches (the driver refuses it once a launch
@@ -84,6 +87,15 @@ std::unique_ptr<Context> CudaDevice::create_context(const ContextOptions& option
   if (options.printf_buffer)
     GPURUN_CU_CHECK("cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE)",
                     m_api.ctx_set_limit(CU_LIMIT_PRINTF_FIFO_SIZE, *options.printf_buffer));
+  // --heap-size: the device heap of in-kernel malloc (the CPU backend reads the same setting).
+  if (const std::string* heap = options.find("heap_size")) {
+    std::size_t bytes = 0;
+    const auto [end, ec] = std::from_chars(heap->data(), heap->data() + heap->size(), bytes);
+    if (ec != std::errc{} || end != heap->data() + heap->size())
+      throw usage_error(fmt::format("--heap-size {}: expected a number of bytes", *heap));
+    GPURUN_CU_CHECK("cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)",
+                    m_api.ctx_set_limit(CU_LIMIT_MALLOC_HEAP_SIZE, bytes));
+  }
   return std::make_unique<CudaContext>(std::move(state), m_properties);
 }
 

@@ -106,7 +106,9 @@ static_assert(sizeof(void*) == 8, "the CUDA driver API is declared for 64-bit ho
   X(CU_STREAM_NON_BLOCKING, 0x1)
 #define GPURUN_CU_EVENT_FLAGS(X) X(CU_EVENT_DEFAULT, 0x0)
 // X(name, value) for the context limits gpurun sets.
-#define GPURUN_CU_LIMITS(X) X(CU_LIMIT_PRINTF_FIFO_SIZE, 0x01)
+#define GPURUN_CU_LIMITS(X)                                                                        \
+  X(CU_LIMIT_PRINTF_FIFO_SIZE, 0x01)                                                               \
+  X(CU_LIMIT_MALLOC_HEAP_SIZE, 0x02)
 
 // cuMemHostAlloc's flags (cuda.h defines them as macros).
 inline constexpr unsigned int CU_MEMHOSTALLOC_PORTABLE = 0x01;

@@ -1,6 +1,7 @@
 // Throughput of the PTX emulator on three typical kernels (NVRTC output from tests/data/ptx):
 // vector add (memory-bound, full warps), tiled matmul (shared memory + barriers, FMA loop) and a
-// shared-memory tree reduction (divergent tails). Reports lane-instructions per second.
+// shared-memory tree reduction (divergent tails). Reports lane-instructions per second, without
+// checks and under each sanitizer (the second argument: the slowdown of each tool).
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -29,11 +30,13 @@ struct Setup {
   std::vector<std::unique_ptr<gpurun::Buffer>> buffers;
   gpurun::ArgPack args;
 
-  Setup(const std::string& ptx_file, int threads, bool memcheck) {
+  // check: 0 none, 1 memcheck, 2 racecheck, 3 initcheck, 4 synccheck.
+  Setup(const std::string& ptx_file, int threads, std::int64_t check) {
     gpurun::ContextOptions options;
     options.set("threads", std::to_string(threads)).set("stats", "1");
-    if (memcheck)
-      options.set("memcheck", "1");
+    static const char* const names[] = {"", "memcheck", "racecheck", "initcheck", "synccheck"};
+    if (check > 0 && check < 5)
+      options.set(names[check], "1");
     context = backend->devices()[0]->create_context(options);
     gpurun::KernelSource src{fixture(ptx_file), ptx_file, gpurun::Language::ptx};
     module = context->load(context->compile(src, {}));
@@ -60,10 +63,10 @@ struct Setup {
   }
 };
 
-// Arguments: worker threads, memcheck (0/1).
+// Arguments: worker threads, check (0 none, 1 memcheck, 2 racecheck, 3 initcheck, 4 synccheck).
 void BM_VectorAdd(benchmark::State& state) {
   const unsigned n = 1 << 20;
-  Setup s("vector_add.ptx", static_cast<int>(state.range(0)), state.range(1) != 0);
+  Setup s("vector_add.ptx", static_cast<int>(state.range(0)), state.range(1));
   s.buffer(n, 1.0f);
   s.buffer(n, 2.0f);
   s.buffer(n, 0.0f);
@@ -73,7 +76,7 @@ void BM_VectorAdd(benchmark::State& state) {
 
 void BM_MatmulTiled(benchmark::State& state) {
   const int n = 128;
-  Setup s("matmul_tiled.ptx", static_cast<int>(state.range(0)), state.range(1) != 0);
+  Setup s("matmul_tiled.ptx", static_cast<int>(state.range(0)), state.range(1));
   s.buffer(n * n, 1.0f);
   s.buffer(n * n, 0.5f);
   s.buffer(n * n, 0.0f);
@@ -83,7 +86,7 @@ void BM_MatmulTiled(benchmark::State& state) {
 
 void BM_Reduction(benchmark::State& state) {
   const unsigned n = 1 << 18;
-  Setup s("reduce_block.ptx", static_cast<int>(state.range(0)), state.range(1) != 0);
+  Setup s("reduce_block.ptx", static_cast<int>(state.range(0)), state.range(1));
   s.buffer(n, 1.0f);
   s.buffer(n / 256, 0.0f);
   s.scalar(n);
@@ -91,7 +94,8 @@ void BM_Reduction(benchmark::State& state) {
 }
 
 void configs(benchmark::internal::Benchmark* b) {
-  b->Args({1, 0})->Args({2, 0})->Args({1, 1})->UseRealTime()->Unit(benchmark::kMillisecond);
+  b->Args({1, 0})->Args({2, 0})->Args({1, 1})->Args({1, 2})->Args({1, 3})->Args({1, 4});
+  b->ArgNames({"threads", "check"})->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
 } // namespace

@@ -157,16 +157,23 @@ void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
         site.args.push_back(od.frame_var(a.name));
       }
       const DecodedFunction& target = m_program.functions[site.callee];
-      if (!target.is_vprintf && !m_module.functions[site.callee].has_body)
+      const bool heap = target.is_malloc || target.is_free;
+      if (!target.is_vprintf && !heap && !m_module.functions[site.callee].has_body)
         throw device_error(fmt::format("PTX line {}: call to external function '{}', which the "
                                        "emulator does not provide",
                                        in.line, target.name));
-      out.control = target.is_vprintf ? Control::vprintf : Control::call;
+      out.control = target.is_vprintf ? Control::vprintf
+                    : heap            ? Control::heap_call
+                                      : Control::call;
       out.imm = df.frame_bytes; // the callee's frame starts after the caller's
       out.target = site.callee;
       out.aux = static_cast<std::uint32_t>(m_program.call_sites.size());
       m_program.call_sites.push_back(std::move(site));
       m_callees[index].insert(out.target);
+      if (heap) { // device_heap_call: 1 malloc, 2 free
+        out.target = target.is_malloc ? 1 : 2;
+        m_program.uses_heap = true;
+      }
     } else if (op == "ret") {
       (void)mods.take("uni");
       out.control = Control::ret;
@@ -288,7 +295,7 @@ void Decoder::compute_stack() {
       need = std::max(need, visit(f));
   if (cycle) {
     for (auto& f : m_program.functions)
-      if (!f.is_entry && !f.is_vprintf)
+      if (!f.is_entry && !f.is_vprintf && !f.is_malloc && !f.is_free)
         f.recursive = true;
     need = std::max(need, kRecursiveStackBytes);
   }

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "backends/cpu/emu/address_space.hpp"
+#include "backends/cpu/emu/device_heap.hpp"
+#include "backends/cpu/emu/sanitize.hpp"
 #include "backends/cpu/emu/schedule.hpp"
 #include "base/error.hpp"
 
@@ -65,6 +67,11 @@ Interpreter::Interpreter(LaunchState& launch, int worker)
   m_block.shared_bytes = shared;
   m_block.local = m_local.data();
   m_block.local_per_thread = m_program.local_bytes_per_thread;
+  if (launch.racecheck || launch.initcheck) {
+    m_shadow = std::make_unique<BlockShadow>(shared, m_local.size());
+    m_block.shadow = m_shadow.get();
+  }
+  m_block.sanitize = m_block.shadow != nullptr || (launch.memcheck && launch.heap != nullptr);
   m_block.warps.resize(warps);
   for (std::size_t i = 0; i < warps; ++i) {
     Warp& w = m_block.warps[i];
@@ -85,6 +92,8 @@ void Interpreter::start_block(Dim3 index) {
   std::fill(std::begin(m_block.predicates_true), std::end(m_block.predicates_true), 0);
   // Shared memory starts zeroed on every block so results never depend on a previous block.
   std::fill(m_shared.begin(), m_shared.end(), std::byte{0});
+  if (m_shadow)
+    m_shadow->begin_block();
   for (Warp& w : m_block.warps) {
     std::uint64_t* regs = w.regs;
     for (const auto& [r, v] : m_program.constants)
@@ -180,6 +189,10 @@ void Interpreter::start_block(Dim3 index) {
     std::fill(std::begin(w.reduction_of), std::end(w.reduction_of), nullptr);
     std::fill(std::begin(w.barriers_reached), std::end(w.barriers_reached), 0u);
     w.existed = w.live;
+    if (m_shadow) { // racecheck's warp-level ordering starts over with the block
+      w.sync_count = 0;
+      std::fill(std::begin(w.lane_sync), std::end(w.lane_sync), 0u);
+    }
     w.carry = 0;
     w.cached = nullptr;
     for (int l = 0; l < kWarpSize; ++l) {
@@ -300,6 +313,10 @@ void Interpreter::step_control(Warp& w, const Inst& in, std::uint32_t exec) {
     device_printf(w, in, exec);
     advance(w);
     break;
+  case Control::heap_call:
+    device_heap_call(w, in, exec);
+    advance(w);
+    break;
   case Control::trap:
     if (exec)
       trap(w, in, exec);
@@ -339,10 +356,12 @@ void Interpreter::call(Warp& w, const Inst& in, std::uint32_t exec) {
                               m_block.local_per_thread, callee.name),
                   l};
     std::byte* local = m_block.local_of(w.index, l);
-    for (std::size_t i = 0; i < site.args.size() && i < callee.params.size(); ++i)
+    for (std::size_t i = 0; i < site.args.size() && i < callee.params.size(); ++i) {
+      const std::size_t n = std::min(site.args[i].size, callee.params[i].size);
       std::memcpy(local + base + callee.params[i].offset,
-                  local + w.frame_base[l] + site.args[i].offset,
-                  std::min(site.args[i].size, callee.params[i].size));
+                  local + w.frame_base[l] + site.args[i].offset, n);
+      note_local_written(m_block, local + base + callee.params[i].offset, n);
+    }
     if (callee.recursive) {
       auto& save = w.saves[l];
       for (std::uint32_t r = callee.reg_begin; r < callee.reg_end; ++r)
@@ -380,10 +399,12 @@ void Interpreter::ret(Warp& w, const Inst& in, std::uint32_t exec) {
     const CallSite& site = m_program.call_sites[frame.call_site];
     const DecodedFunction& callee = m_program.functions[site.callee];
     std::byte* local = m_block.local_of(w.index, l);
-    for (std::size_t i = 0; i < site.rets.size() && i < callee.returns.size(); ++i)
+    for (std::size_t i = 0; i < site.rets.size() && i < callee.returns.size(); ++i) {
+      const std::size_t n = std::min(site.rets[i].size, callee.returns[i].size);
       std::memcpy(local + frame.frame_base + site.rets[i].offset,
-                  local + w.frame_base[l] + callee.returns[i].offset,
-                  std::min(site.rets[i].size, callee.returns[i].size));
+                  local + w.frame_base[l] + callee.returns[i].offset, n);
+      note_local_written(m_block, local + frame.frame_base + site.rets[i].offset, n);
+    }
     if (callee.recursive) {
       auto& save = w.saves[l];
       for (std::uint32_t p = callee.pred_end; p-- > callee.pred_begin;) {

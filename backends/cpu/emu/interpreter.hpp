@@ -3,8 +3,10 @@
 // warps at barriers), each warp's lanes in lock-step groups at the lowest (call depth, PC).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "backends/cpu/emu/sanitize.hpp"
 #include "backends/cpu/emu/warp.hpp"
 
 namespace gpurun::emu {
@@ -39,6 +41,8 @@ private:
   void warp_collective(Warp& w, const Inst& in, std::uint32_t exec);
   void run_collective(Warp& w, std::uint32_t lanes);
   void check_parked_members(Warp& w);
+  /// synccheck: a member mask without the calling lane, or naming lanes the warp lacks.
+  void check_member_masks(Warp& w, const Inst& in, std::uint32_t exec);
   [[noreturn]] void trap(Warp& w, const Inst& in, std::uint32_t exec);
 
   LaunchState& m_launch;
@@ -49,6 +53,8 @@ private:
   std::vector<std::byte> m_shared;
   std::vector<SharedVariable> m_shared_vars;
   std::vector<std::byte> m_local;
+  std::unique_ptr<BlockShadow> m_shadow;
+  std::uint32_t m_last_barrier_pc = 0; ///< the last block-wide bar.sync (synccheck)
   std::uint32_t m_cancel_countdown = 0;
   int m_worker = 0;
 };

@@ -93,6 +93,27 @@ void DeviceMemory::release(std::uint64_t address) {
   m_blocks.erase(address);
 }
 
+void DeviceMemory::track_writes(std::uint64_t address) {
+  std::lock_guard lock(m_mutex);
+  auto it = m_blocks.find(address);
+  if (it == m_blocks.end() || it->second.written)
+    return;
+  Block& block = it->second;
+  block.written = std::make_unique<std::uint8_t[]>(std::max<std::size_t>(block.info.size, 1));
+  block.info.written = block.written.get();
+}
+
+void DeviceMemory::mark_written(std::uint64_t address, std::size_t bytes) {
+  std::lock_guard lock(m_mutex);
+  auto it = m_blocks.upper_bound(address);
+  if (it == m_blocks.begin())
+    return;
+  --it;
+  const Allocation& a = it->second.info;
+  if (a.written && address >= a.address && address - a.address + bytes <= a.size)
+    std::fill_n(a.written + (address - a.address), bytes, std::uint8_t{1});
+}
+
 void DeviceMemory::set_name(std::uint64_t address, std::string name) {
   std::lock_guard lock(m_mutex);
   auto it = m_blocks.find(address);

@@ -18,6 +18,8 @@ struct Allocation {
   std::byte* host = nullptr; ///< owned by DeviceMemory
   int id = 0;                ///< 1-based, in allocation order
   std::string name;          ///< buffer or symbol name; may be empty
+  /// initcheck: 1 per byte written by the host or a kernel; null when not tracked (defined).
+  std::uint8_t* written = nullptr;
 };
 
 /// An immutable sorted view of the allocations, taken at launch: kernels read it concurrently
@@ -44,6 +46,11 @@ public:
   [[nodiscard]] std::uint64_t allocate(std::size_t bytes, std::string name = {});
   void release(std::uint64_t address);
   void set_name(std::uint64_t address, std::string name);
+  /// initcheck: from now on the allocation at `address` counts as holding nothing defined until
+  /// written.
+  void track_writes(std::uint64_t address);
+  /// Marks [address, address + bytes) written (a host copy or memset), where tracked.
+  void mark_written(std::uint64_t address, std::size_t bytes);
   /// Host pointer of [address, address + bytes); throws Error(device) when not inside one
   /// allocation.
   [[nodiscard]] std::byte* host(std::uint64_t address, std::size_t bytes);
@@ -53,6 +60,7 @@ private:
   struct Block {
     Allocation info;
     std::unique_ptr<std::byte[]> bytes;
+    std::unique_ptr<std::uint8_t[]> written;
   };
   mutable std::mutex m_mutex;
   std::map<std::uint64_t, Block> m_blocks;

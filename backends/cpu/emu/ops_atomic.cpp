@@ -6,6 +6,7 @@
 #include "backends/cpu/emu/decoder.hpp"
 #include "backends/cpu/emu/handlers.hpp"
 #include "backends/cpu/emu/memory_access.hpp"
+#include "backends/cpu/emu/sanitize.hpp"
 
 namespace gpurun::emu {
 
@@ -53,6 +54,8 @@ template <class T, AtomOp Op> void atom(Warp& w, const Inst& in, std::uint32_t m
     if (reinterpret_cast<std::uintptr_t>(p[l]) % sizeof(T))
       throw_misaligned(w, l, lane_address(w, in, l), sizeof(T));
   });
+  if (w.block->sanitize) [[unlikely]]
+    sanitize_access(w, in, mask, sizeof(T), Access::atomic, p);
   const std::uint64_t* b = w.reg(in.b);
   const std::uint64_t* c = in.c != kNoReg ? w.reg(in.c) : b;
   std::uint64_t* d = in.d != kNoReg ? w.reg(in.d) : nullptr;

@@ -4,6 +4,7 @@
 #include "backends/cpu/emu/decoder.hpp"
 #include "backends/cpu/emu/handlers.hpp"
 #include "backends/cpu/emu/memory_access.hpp"
+#include "backends/cpu/emu/sanitize.hpp"
 
 namespace gpurun::emu {
 
@@ -14,6 +15,8 @@ inline constexpr std::uint8_t kSignExtend = 0x10;
 template <unsigned W> void ld_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   translate_lanes(w, in, mask, W, W, false, p);
+  if (w.block->sanitize) [[unlikely]]
+    sanitize_access(w, in, mask, W, Access::load, p);
   std::uint64_t* d = w.reg(in.d);
   const bool sign = in.flags & kSignExtend;
   each_lane(mask, [&](int l) {
@@ -30,6 +33,8 @@ template <unsigned W> void ld_scalar(Warp& w, const Inst& in, std::uint32_t mask
 template <unsigned W> void st_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   translate_lanes(w, in, mask, W, W, true, p);
+  if (w.block->sanitize) [[unlikely]]
+    sanitize_access(w, in, mask, W, Access::store, p);
   const std::uint64_t* s = w.reg(in.b);
   each_lane(mask, [&](int l) { std::memcpy(p[l], &s[l], W); });
 }
@@ -38,6 +43,8 @@ void ld_vector(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   unsigned total = unsigned{in.width} * in.vec;
   translate_lanes(w, in, mask, total, total, false, p);
+  if (w.block->sanitize) [[unlikely]]
+    sanitize_access(w, in, mask, total, Access::load, p);
   const bool sign = in.flags & kSignExtend;
   const unsigned shift = 64 - 8 * in.width;
   each_lane(mask, [&](int l) {
@@ -58,6 +65,8 @@ void st_vector(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   unsigned total = unsigned{in.width} * in.vec;
   translate_lanes(w, in, mask, total, total, true, p);
+  if (w.block->sanitize) [[unlikely]]
+    sanitize_access(w, in, mask, total, Access::store, p);
   each_lane(mask, [&](int l) {
     for (int i = 0; i < in.vec; ++i)
       std::memcpy(p[l] + i * in.width, &w.reg(in.v[i])[l], in.width);

@@ -30,6 +30,7 @@ enum class Control : std::uint8_t {
   warp_sync, ///< shfl/vote/redux/bar.warp.sync: waits for the lanes of its member mask
   trap,
   vprintf,
+  heap_call, ///< malloc (target 1) / free (target 2) on the device heap
 };
 
 /// Static special registers: filled into a register slot when a warp starts.
@@ -123,6 +124,8 @@ struct DecodedFunction {
   std::string name;
   bool is_entry = false;
   bool is_vprintf = false; ///< the external vprintf: handled by the host
+  bool is_malloc = false;  ///< the external malloc / free: the device heap
+  bool is_free = false;
   std::uint32_t begin = 0; ///< first instruction index
   std::uint32_t end = 0;
   std::uint32_t frame_bytes = 0;              ///< .local depot + .param variables of this function
@@ -184,6 +187,7 @@ struct Program {
   /// Per-thread local memory for the deepest call chain (or a fixed stack when recursive).
   std::uint32_t local_bytes_per_thread = 0;
   std::map<int, std::string> files; ///< .file N "path"
+  bool uses_heap = false;           ///< calls malloc or free
 };
 
 } // namespace gpurun::emu

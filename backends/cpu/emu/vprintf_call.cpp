@@ -8,6 +8,7 @@
 #include "backends/cpu/emu/interpreter.hpp"
 #include "backends/cpu/emu/memory_access.hpp"
 #include "backends/cpu/emu/printf.hpp"
+#include "backends/cpu/emu/sanitize.hpp"
 
 namespace gpurun::emu {
 
@@ -55,9 +56,11 @@ void Interpreter::device_printf(Warp& w, const Inst& in, std::uint32_t exec) {
         }
       }
     }
-    if (!site.rets.empty())
-      std::memcpy(frame + site.rets[0].offset, &result,
-                  std::min<std::size_t>(4, site.rets[0].size));
+    if (!site.rets.empty()) {
+      const std::size_t n = std::min<std::size_t>(4, site.rets[0].size);
+      std::memcpy(frame + site.rets[0].offset, &result, n);
+      note_local_written(m_block, frame + site.rets[0].offset, n);
+    }
   }
 }
 

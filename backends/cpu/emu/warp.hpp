@@ -11,11 +11,15 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/cpu/emu/findings.hpp"
 #include "backends/cpu/emu/memory.hpp"
 #include "backends/cpu/emu/program.hpp"
 #include "base/dims.hpp"
 
 namespace gpurun::emu {
+
+class DeviceHeap;
+class BlockShadow;
 
 inline constexpr int kWarpSize = 32;
 inline constexpr std::uint32_t kFullMask = 0xffffffffu;
@@ -30,6 +34,10 @@ struct LaunchState {
   std::vector<std::byte> params; ///< the kernel parameter buffer (read-only)
   MemoryMap memory;
   bool memcheck = false;
+  bool racecheck = false;     ///< shared-memory hazards between threads of a block
+  bool initcheck = false;     ///< reads of memory never written
+  bool synccheck = false;     ///< barriers and collectives not every member reaches
+  DeviceHeap* heap = nullptr; ///< in-kernel malloc/free (the context's; null when unused)
   int workers = 1;
   std::atomic<bool> cancel{false};
   // Written at the end of every block: kept off the line holding `cancel`, which workers poll.
@@ -46,6 +54,7 @@ struct LaunchState {
   std::size_t printf_used = 0; ///< under output_mutex
   std::uint64_t printf_calls = 0;
   std::uint64_t printf_dropped = 0;
+  Findings findings; ///< the sanitizers' findings
   std::mutex findings_mutex;
   /// Blocks whose threads reached different numbers of block-wide barriers, and the first one.
   std::uint64_t barrier_mismatch_blocks = 0;
@@ -72,6 +81,8 @@ struct Warp {
   std::uint32_t existed = 0;      ///< lanes the block has (exited lanes are existed & ~live)
   std::uint32_t carry = 0;        ///< CC.CF of each lane (add.cc / addc …)
   std::uint32_t sync_active = 0;  ///< lanes taking part in the collective being executed
+  std::uint32_t sync_count = 0;   ///< racecheck: warp collectives run so far in this block
+  std::uint32_t lane_sync[kWarpSize] = {}; ///< racecheck: sync_count at each lane's last one
   // The group: lanes at the lowest (call depth, PC) key run together at `pc`.
   std::uint32_t group = 0;
   std::uint32_t pc = 0;
@@ -100,7 +111,9 @@ struct Block {
   std::size_t shared_bytes = 0;
   const SharedVariable* shared_vars = nullptr; ///< by offset (memcheck)
   std::size_t shared_var_count = 0;
-  std::byte* local = nullptr; ///< thread t's local memory: local + t * local_per_thread
+  BlockShadow* shadow = nullptr; ///< racecheck/initcheck state, else null
+  bool sanitize = false;         ///< loads and stores call sanitize_access()
+  std::byte* local = nullptr;    ///< thread t's local memory: local + t * local_per_thread
   std::size_t local_per_thread = 0;
   std::vector<Warp> warps;
   int live_threads = 0;

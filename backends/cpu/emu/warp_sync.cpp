@@ -2,11 +2,15 @@
 // counts) and the `.sync` warp collectives (shfl, vote, redux, match, bar.warp.sync), whose lanes
 // wait until every lane of their member mask has arrived — also when the lanes reach the
 // collective at different PCs, which the lowest-PC scheduling alone does not guarantee.
+#include <algorithm>
 #include <bit>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "backends/cpu/emu/findings.hpp"
 #include "backends/cpu/emu/interpreter.hpp"
+#include "backends/cpu/emu/sanitize.hpp"
 #include "backends/cpu/emu/schedule.hpp"
 #include "base/error.hpp"
 
@@ -60,9 +64,11 @@ void Interpreter::barrier(Warp& w, const Inst& in, std::uint32_t exec) {
                               id, count, m_block.expected[id]),
                   lane};
     m_block.arrived[id] += std::popcount(exec);
-    if (in.b == kNoReg)
+    if (in.b == kNoReg) {
       for (std::uint32_t g = exec; g; g &= g - 1)
         ++w.barriers_reached[std::countr_zero(g)];
+      m_last_barrier_pc = static_cast<std::uint32_t>(&in - m_program.code.data());
+    }
     if (in.aux != 0) {
       std::uint32_t p = w.preds[in.c];
       if (in.flags & kNegC)
@@ -91,6 +97,8 @@ void Interpreter::release_barrier_if_complete() {
     int need = m_block.expected[id] ? m_block.expected[id] : m_block.live_threads;
     if (arrived < need)
       continue;
+    if (m_block.shadow)
+      m_block.shadow->barrier();
     const int true_count = m_block.predicates_true[id];
     m_block.arrived[id] = 0;
     m_block.expected[id] = 0;
@@ -135,10 +143,34 @@ void Interpreter::throw_deadlock() {
   int arrived = 0;
   for (int a : m_block.arrived)
     arrived += a;
+  const std::size_t threads = m_block.warps.size() * kWarpSize;
+  std::vector<bool> waiting(threads), missing(threads);
+  std::uint32_t barrier_pc = 0;
+  int barrier_id = -1;
+  for (const Warp& w : m_block.warps)
+    for (std::uint32_t g = w.live; g; g &= g - 1) {
+      const int l = std::countr_zero(g);
+      const std::size_t t = std::size_t(w.index) * kWarpSize + l;
+      if (w.blocked >> l & 1) {
+        waiting[t] = true;
+        barrier_pc = key_pc(w.keys[l]) - 1; // the lane waits past its bar.sync
+        barrier_id = w.barrier_of[l];
+      } else {
+        missing[t] = true;
+      }
+    }
+  std::string who =
+      fmt::format("{} wait{} at bar.sync ({}); {}", thread_ranges(m_launch.block, waiting),
+                  arrived == 1 ? "s" : "", source_text(m_launch, barrier_pc),
+                  std::find(missing.begin(), missing.end(), true) == missing.end()
+                      ? fmt::format("barrier {} waits for a thread count of {}, "
+                                    "which the live threads never reach",
+                                    barrier_id, barrier_id >= 0 ? m_block.expected[barrier_id] : 0)
+                      : fmt::format("{} never arrive", thread_ranges(m_launch.block, missing)));
   throw device_error(fmt::format("kernel '{}' deadlocked at bar.sync in block ({},{},{}): {} of "
-                                 "{} live threads arrived",
+                                 "{} live threads arrived: {}",
                                  m_launch.kernel->name, b.x, b.y, b.z, arrived,
-                                 m_block.live_threads));
+                                 m_block.live_threads, who));
 }
 
 void Interpreter::check_barrier_counts() {
@@ -164,6 +196,29 @@ void Interpreter::check_barrier_counts() {
   if (fewest == ~0u || most == fewest)
     return;
   const Dim3& b = m_block.index;
+  if (m_launch.synccheck) {
+    // Name every thread: those that reached the most barriers and those that fell short.
+    const std::size_t threads = m_block.warps.size() * kWarpSize;
+    std::vector<bool> full(threads), short_(threads);
+    for (const Warp& w : m_block.warps)
+      for (std::uint32_t g = w.existed; g; g &= g - 1) {
+        const int l = std::countr_zero(g);
+        const std::size_t t = std::size_t(w.index) * kWarpSize + l;
+        (w.barriers_reached[l] == most ? full : short_)[t] = true;
+      }
+    const std::uint32_t pc = m_last_barrier_pc;
+    m_launch.findings.report(
+        FindingKey{Tool::synccheck, 0, pc, most - fewest}, Severity::error, [&] {
+          return fmt::format("divergent barrier in kernel '{}' block ({},{},{}): {} reached "
+                             "{} block-wide barrier{} (the last at {}), {} reached fewer "
+                             "(as few as {}) and exited without the others",
+                             m_launch.kernel->name, b.x, b.y, b.z,
+                             thread_ranges(m_launch.block, full), most, most == 1 ? "" : "s",
+                             source_text(m_launch, pc), thread_ranges(m_launch.block, short_),
+                             fewest);
+        });
+    return;
+  }
   const Dim3 t_most = thread_index(m_launch.block, most_warp, most_lane);
   const Dim3 t_fewest = thread_index(m_launch.block, fewest_warp, fewest_lane);
   std::string finding = fmt::format(
@@ -189,11 +244,15 @@ void Interpreter::warp_collective(Warp& w, const Inst& in, std::uint32_t exec) {
     w.sync_mask[l] = static_cast<std::uint32_t>(members[l]);
     need |= w.sync_mask[l];
   }
+  if (m_launch.synccheck)
+    check_member_masks(w, in, exec);
   // Lanes past the end of a partial last warp never exist; naming them is harmless.
   need &= w.existed;
   if (!(need & ~exec) && !w.parked) { // the common case: the whole membership is here
     w.sync_active = exec;
     in.fn(w, in, exec);
+    if (m_block.shadow)
+      note_warp_sync(w, exec);
     advance(w);
     return;
   }
@@ -289,9 +348,35 @@ void Interpreter::run_collective(Warp& w, std::uint32_t lanes) {
       }
     }
   }
+  if (m_block.shadow)
+    note_warp_sync(w, lanes);
   for (std::uint32_t g = lanes; g; g &= g - 1)
     ++w.keys[std::countr_zero(g)];
   w.parked &= ~lanes;
+}
+
+void Interpreter::check_member_masks(Warp& w, const Inst& in, std::uint32_t exec) {
+  for (std::uint32_t g = exec; g; g &= g - 1) {
+    const int l = std::countr_zero(g);
+    const std::uint32_t mask = w.sync_mask[l];
+    const bool self = (mask >> l & 1) != 0;
+    const std::uint32_t absent = mask & ~w.existed;
+    if (self && !absent)
+      continue;
+    const std::uint32_t pc = static_cast<std::uint32_t>(&in - m_program.code.data());
+    m_launch.findings.report(
+        FindingKey{Tool::synccheck, self ? 2u : 1u, pc, 0}, Severity::error, [&] {
+          const Dim3 t = thread_index(m_launch.block, w.index, l);
+          const Dim3& b = m_block.index;
+          return fmt::format(
+              "invalid member mask {:#010x} of {} in kernel '{}' block ({},{},{}) thread "
+              "({},{},{}) (warp {} lane {}) at {}: {}",
+              mask, kind_name(in.sync_kind), m_launch.kernel->name, b.x, b.y, b.z, t.x, t.y, t.z,
+              w.index, l, source_text(m_launch, pc),
+              self ? fmt::format("it names lanes {:#010x}, which the warp does not have", absent)
+                   : std::string("it does not include the calling lane"));
+        });
+  }
 }
 
 void Interpreter::check_parked_members(Warp& w) {

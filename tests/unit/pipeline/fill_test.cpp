@@ -219,7 +219,7 @@ TEST(FillErrors, UnknownFillsAndBadParameters) {
             "--arg 'x=i32[4]:1.5': expected an integer, found a floating-point number at "
             "position 10");
   EXPECT_EQ(fill_error(DType::f32, 4, ""),
-            "--arg 'x=f32[4]:': expected a fill (zeros ones CONST "
+            "--arg 'x=f32[4]:': expected a fill (zeros uninit ones CONST "
             "iota iota(START,STEP) rand(seed=S[,LO,HI]) "
             "randn(seed=S[,MEAN,STD]) [v,...] @PATH) at position 10");
 }

@@ -69,6 +69,8 @@ public:
       df.name = fn.name;
       df.is_entry = fn.is_entry;
       df.is_vprintf = !fn.has_body && fn.name == "vprintf";
+      df.is_malloc = !fn.has_body && fn.name == "malloc";
+      df.is_free = !fn.has_body && fn.name == "free";
       m_program.functions.push_back(std::move(df));
     }
     for (std::size_t i = 0; i < m_module.functions.size(); ++i)

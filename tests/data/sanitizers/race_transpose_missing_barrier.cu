@@ -1,0 +1,12 @@
+// racecheck: a tiled transpose that reads the tile transposed right after writing it, without
+// the __syncthreads() between (read-after-write across warps).
+#define TILE 32
+extern "C" __global__ void transpose(const float* in, float* out, int n) {
+  __shared__ float tile[TILE][TILE + 1];
+  int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+  // missing: __syncthreads();
+  x = blockIdx.y * TILE + threadIdx.x;
+  y = blockIdx.x * TILE + threadIdx.y;
+  out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+}
