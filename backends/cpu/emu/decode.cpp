@@ -214,6 +214,10 @@ void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
         out.a = od.src(ops[0], Type::u32);
       if (ops.size() == 2)
         out.b = od.src(ops[1], Type::u32);
+    } else if (in.operands.empty() && in.opcode != "membar" && in.opcode != "fence") {
+      // Every other instruction has a destination or an address; the selectors below take
+      // their first operand for granted.
+      throw_unsupported(in, "operand count");
     } else if (!(select_integer_ext(in, mods, od, out) || select_packed(in, mods, od, out) ||
                  select_integer(in, mods, od, out) || select_float(in, mods, od, out) ||
                  select_compare(in, mods, od, out) || select_convert(in, mods, od, out) ||

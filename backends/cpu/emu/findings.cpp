@@ -1,5 +1,6 @@
 #include "backends/cpu/emu/findings.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
@@ -18,6 +19,13 @@ const char* tool_name(Tool tool) noexcept {
     return "synccheck";
   }
   return "?";
+}
+
+std::vector<Finding> Findings::all() const {
+  std::vector<Finding> sorted = m_all;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Finding& a, const Finding& b) { return a.order < b.order; });
+  return sorted;
 }
 
 bool Findings::any_error() const noexcept {

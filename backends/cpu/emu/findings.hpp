@@ -21,9 +21,17 @@ enum class Severity : std::uint8_t { error, warning };
 struct Finding {
   Tool tool = Tool::racecheck;
   Severity severity = Severity::error;
-  std::string text;        ///< the first occurrence in full
+  std::string text;        ///< the earliest occurrence in full
   std::uint64_t count = 0; ///< occurrences folded into it
+  std::uint64_t order = 0; ///< where the text's occurrence is: occurrence_order()
 };
+
+/// Where an occurrence is in the launch, so that reports do not depend on which worker thread
+/// got there first: the block's linear index, then the thread's within the block.
+[[nodiscard]] constexpr std::uint64_t occurrence_order(std::uint64_t block_linear,
+                                                       std::uint32_t thread) noexcept {
+  return block_linear << 32 | thread;
+}
 
 /// Identity of a finding for folding repeats: tool, kind (tool-specific) and two PTX lines.
 struct FindingKey {
@@ -36,18 +44,25 @@ struct FindingKey {
 
 class Findings {
 public:
-  /// Counts one occurrence; `describe()` (returning the finding's text) runs only for the first
-  /// occurrence of `key`, so a hazard repeated by every thread is formatted once.
+  /// Counts one occurrence at `order` (occurrence_order()); the finding keeps the text of its
+  /// earliest occurrence. `describe()` (returning that text) runs only for an occurrence earlier
+  /// than any seen of `key`, so a hazard repeated by every thread is formatted about once.
   template <class Describe>
-  void report(const FindingKey& key, Severity severity, Describe&& describe) {
+  void report(const FindingKey& key, Severity severity, std::uint64_t order,
+              Describe&& describe) {
     std::lock_guard lock(m_mutex);
     auto [it, fresh] = m_index.try_emplace(key, m_all.size());
-    if (fresh)
-      m_all.push_back(Finding{key.tool, severity, describe(), 0});
+    if (fresh) {
+      m_all.push_back(Finding{key.tool, severity, describe(), 0, order});
+    } else if (Finding& f = m_all[it->second]; order < f.order) {
+      f.text = describe();
+      f.order = order;
+    }
     ++m_all[it->second].count;
   }
-  /// After the launch (no worker running): the findings in the order they were first seen.
-  [[nodiscard]] const std::vector<Finding>& all() const noexcept { return m_all; }
+  /// After the launch (no worker running): the findings by their earliest occurrence (block,
+  /// then thread), the same whichever worker found them first.
+  [[nodiscard]] std::vector<Finding> all() const;
   [[nodiscard]] bool any_error() const noexcept;
   [[nodiscard]] bool empty() const noexcept { return m_all.empty(); }
 

@@ -39,7 +39,9 @@ void device_heap_call(Warp& w, const Inst& in, std::uint32_t exec) {
       continue;
     const std::uint32_t pc = static_cast<std::uint32_t>(&in - L.program->code.data());
     const bool twice = result == DeviceHeap::FreeResult::double_free;
-    L.findings.report(FindingKey{Tool::memcheck, twice ? 100u : 101u, pc, 0}, Severity::error, [&] {
+    L.findings.report(FindingKey{Tool::memcheck, twice ? 100u : 101u, pc, 0}, Severity::error,
+                      report_order(*w.block, static_cast<std::uint32_t>(w.index) * kWarpSize + l),
+                      [&] {
       const Dim3 t = thread_index(L.block, w.index, l);
       return fmt::format("{} {:#x}{} in kernel '{}' block ({},{},{}) thread ({},{},{}) at {}",
                          twice ? "double free of" : "free of", arg,

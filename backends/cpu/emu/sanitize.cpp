@@ -132,7 +132,8 @@ void report_race(Warp& w, std::uint32_t hazard, bool benign, const BlockShadow::
                  std::uint32_t thread, std::uint32_t pc, std::uint64_t off, unsigned bytes) {
   LaunchState& L = *w.block->launch;
   const FindingKey key{Tool::racecheck, hazard | (benign ? 0x10u : 0u), first.pc, pc};
-  L.findings.report(key, benign ? Severity::warning : Severity::error, [&] {
+  L.findings.report(key, benign ? Severity::warning : Severity::error, report_order(*w.block, thread),
+                    [&] {
     const bool second_writes = hazard != kRaw;
     const bool first_writes = hazard != kWar;
     return fmt::format(
@@ -212,7 +213,9 @@ void report_uninit(Warp& w, const Inst& in, int lane, std::uint32_t hazard,
                    const std::string& where, unsigned bytes) {
   LaunchState& L = *w.block->launch;
   const std::uint32_t pc = pc_of(w, in);
-  L.findings.report(FindingKey{Tool::initcheck, hazard, pc, 0}, Severity::error, [&] {
+  L.findings.report(FindingKey{Tool::initcheck, hazard, pc, 0}, Severity::error,
+                    report_order(*w.block, static_cast<std::uint32_t>(w.index) * kWarpSize + lane),
+                    [&] {
     const std::uint32_t thread = static_cast<std::uint32_t>(w.index) * kWarpSize + lane;
     return fmt::format("read of {} bytes of uninitialized {} in kernel '{}' {} {} at {}", bytes,
                        where, L.kernel->name, block_text(*w.block), thread_text(L, thread),
@@ -226,7 +229,9 @@ void global_check(Warp& w, const Inst& in, int lane, std::uint64_t address, unsi
   if (L.heap && L.memcheck && L.heap->contains(address)) {
     if (auto problem = L.heap->check_access(address, bytes)) {
       const std::uint32_t pc = pc_of(w, in);
-      L.findings.report(FindingKey{Tool::memcheck, kHeap, pc, 0}, Severity::error, [&] {
+      L.findings.report(FindingKey{Tool::memcheck, kHeap, pc, 0}, Severity::error,
+                        report_order(*w.block, static_cast<std::uint32_t>(w.index) * kWarpSize + lane),
+                        [&] {
         const std::uint32_t thread = static_cast<std::uint32_t>(w.index) * kWarpSize + lane;
         return fmt::format("out-of-bounds {} of {} bytes at {:#x}: {} in kernel '{}' {} {} at {}",
                            kind == Access::load ? "read" : "write", bytes, address, *problem,

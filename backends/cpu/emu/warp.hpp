@@ -130,6 +130,13 @@ struct Block {
   }
 };
 
+/// Where thread `thread` of block `b` is in the launch, for ordering sanitizer findings.
+[[nodiscard]] inline std::uint64_t report_order(const Block& b, std::uint32_t thread) {
+  const Dim3& g = b.launch->grid;
+  return occurrence_order(
+      b.index.x + std::uint64_t{g.x} * (b.index.y + std::uint64_t{g.y} * b.index.z), thread);
+}
+
 /// Lane-order iteration over a mask; the full-mask case is a plain loop the compiler vectorises.
 template <class F> inline void each_lane(std::uint32_t mask, F&& f) {
   if (mask == kFullMask) {

@@ -208,7 +208,8 @@ void Interpreter::check_barrier_counts() {
       }
     const std::uint32_t pc = m_last_barrier_pc;
     m_launch.findings.report(
-        FindingKey{Tool::synccheck, 0, pc, most - fewest}, Severity::error, [&] {
+        FindingKey{Tool::synccheck, 0, pc, most - fewest}, Severity::error,
+        report_order(m_block, 0), [&] {
           return fmt::format("divergent barrier in kernel '{}' block ({},{},{}): {} reached "
                              "{} block-wide barrier{} (the last at {}), {} reached fewer "
                              "(as few as {}) and exited without the others",
@@ -365,7 +366,8 @@ void Interpreter::check_member_masks(Warp& w, const Inst& in, std::uint32_t exec
       continue;
     const std::uint32_t pc = static_cast<std::uint32_t>(&in - m_program.code.data());
     m_launch.findings.report(
-        FindingKey{Tool::synccheck, self ? 2u : 1u, pc, 0}, Severity::error, [&] {
+        FindingKey{Tool::synccheck, self ? 2u : 1u, pc, 0}, Severity::error,
+        report_order(m_block, static_cast<std::uint32_t>(w.index) * kWarpSize + l), [&] {
           const Dim3 t = thread_index(m_launch.block, w.index, l);
           const Dim3& b = m_block.index;
           return fmt::format(

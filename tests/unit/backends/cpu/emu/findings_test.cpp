@@ -10,11 +10,11 @@ TEST(Findings, RepeatsFoldIntoOneWithACountAndAreDescribedOnce) {
   Findings findings;
   int described = 0;
   for (int i = 0; i < 5; ++i)
-    findings.report(FindingKey{Tool::racecheck, 0, 10, 20}, Severity::error, [&] {
+    findings.report(FindingKey{Tool::racecheck, 0, 10, 20}, Severity::error, 7, [&] {
       ++described;
       return std::string("hazard");
     });
-  findings.report(FindingKey{Tool::racecheck, 0, 10, 21}, Severity::warning,
+  findings.report(FindingKey{Tool::racecheck, 0, 10, 21}, Severity::warning, 9,
                   [] { return std::string("other"); });
   ASSERT_EQ(findings.all().size(), 2u);
   EXPECT_EQ(described, 1);
@@ -23,9 +23,28 @@ TEST(Findings, RepeatsFoldIntoOneWithACountAndAreDescribedOnce) {
   EXPECT_TRUE(findings.any_error());
 }
 
+TEST(Findings, TheEarliestOccurrenceIsKeptWhicheverWorkerReportsFirst) {
+  // Block 3's thread is reported before block 0's (another worker got there first): the report
+  // names block 0, and findings come in the order of their earliest occurrence.
+  Findings findings;
+  findings.report(FindingKey{Tool::initcheck, 1, 5, 0}, Severity::error,
+                  occurrence_order(3, 0), [] { return std::string("block 3"); });
+  findings.report(FindingKey{Tool::racecheck, 0, 1, 2}, Severity::error,
+                  occurrence_order(1, 4), [] { return std::string("race in block 1"); });
+  findings.report(FindingKey{Tool::initcheck, 1, 5, 0}, Severity::error,
+                  occurrence_order(0, 7), [] { return std::string("block 0"); });
+  findings.report(FindingKey{Tool::initcheck, 1, 5, 0}, Severity::error,
+                  occurrence_order(2, 0), [] { return std::string("block 2"); });
+  const auto all = findings.all();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].text, "block 0");
+  EXPECT_EQ(all[0].count, 3u);
+  EXPECT_EQ(all[1].text, "race in block 1");
+}
+
 TEST(Findings, OnlyWarningsAreNoError) {
   Findings findings;
-  findings.report(FindingKey{Tool::racecheck, 16, 1, 2}, Severity::warning,
+  findings.report(FindingKey{Tool::racecheck, 16, 1, 2}, Severity::warning, 0,
                   [] { return std::string("same value"); });
   EXPECT_FALSE(findings.any_error());
 }

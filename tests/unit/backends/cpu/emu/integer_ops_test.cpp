@@ -137,6 +137,21 @@ TEST(IntegerOps, UnsupportedInstructionIsADecodeError) {
   }
 }
 
+TEST(IntegerOps, AnInstructionWithoutOperandsIsADecodeError) {
+  // Found by the ptx_module fuzz target: the selectors took a first operand for granted.
+  for (const char* snippet : {"add.s32;", "mov.u32;", "setp.eq.s32;", "ld.global.u32;",
+                              "shfl.sync.idx.b32;", "cvt.rn.f32.s32;"}) {
+    try {
+      (void)run_snippet(snippet, {});
+      FAIL() << "expected an error for " << snippet;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::device) << snippet;
+      EXPECT_NE(std::string(e.what()).find("unsupported PTX instruction"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 } // namespace
 } // namespace gpurun::test
 
