@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -123,6 +124,47 @@ const compilers::Availability& probe() {
   return installation().availability;
 }
 
+namespace {
+
+/// An option in NVRTC's spelling (what --opt and nvcc's spellings give) as clang spells it.
+/// Options that only steer ptxas (a register limit, -v) mean nothing for the PTX clang writes and
+/// are dropped; an option clang has no word for passes through as written.
+void add_option_for_clang(std::vector<std::string>& args, const std::string& option) {
+  const auto value_of = [&option](std::string_view name) -> std::optional<std::string_view> {
+    if (!option.starts_with(name) || option.size() <= name.size() || option[name.size()] != '=')
+      return std::nullopt;
+    return std::string_view(option).substr(name.size() + 1);
+  };
+  const auto add = [&args](std::initializer_list<const char*> list) {
+    for (const char* a : list)
+      args.emplace_back(a);
+  };
+  if (option == "--use_fast_math" || option == "-use_fast_math") {
+    add({"-ffast-math", "-fcuda-flush-denormals-to-zero", "-fcuda-approx-transcendentals", "-mllvm",
+         "-nvptx-prec-divf32=0", "-mllvm", "-nvptx-prec-sqrtf32=0"});
+  } else if (const auto ftz = value_of("--ftz")) {
+    add({*ftz == "true" ? "-fcuda-flush-denormals-to-zero" : "-fno-cuda-flush-denormals-to-zero"});
+  } else if (const auto div = value_of("--prec-div")) {
+    add({"-mllvm", *div == "true" ? "-nvptx-prec-divf32=2" : "-nvptx-prec-divf32=1"});
+  } else if (const auto sqrt = value_of("--prec-sqrt")) {
+    add({"-mllvm", *sqrt == "true" ? "-nvptx-prec-sqrtf32=1" : "-nvptx-prec-sqrtf32=0"});
+  } else if (const auto fmad = value_of("--fmad")) {
+    add({*fmad == "true" ? "-ffp-contract=fast" : "-ffp-contract=off"});
+  } else if (option == "--device-debug" || option == "-G") {
+    add({"-g"});
+  } else if (const auto rdc = value_of("--relocatable-device-code")) {
+    if (*rdc == "true")
+      add({"-fgpu-rdc"});
+  } else if (value_of("--maxrregcount") || value_of("--ptxas-options") ||
+             option.starts_with("-Xptxas")) {
+    // ptxas's options: the driver's JIT (or the emulator) takes clang's PTX as it is.
+  } else {
+    args.push_back(option);
+  }
+}
+
+} // namespace
+
 std::vector<std::string> command_line(const KernelSource& source, const CompileOptions& options,
                                       int arch, const std::string& include_dir,
                                       const std::string& no_cuda_dir) {
@@ -154,6 +196,10 @@ std::vector<std::string> command_line(const KernelSource& source, const CompileO
       // libclc's bitcode says nvptx64-unknown-nvidiacl, the kernel nvptx64-nvidia-cuda: the same
       // target to the back end.
       "-Wno-linker-warnings",
+      // The device heap's calls stay calls, as NVRTC leaves them: clang would otherwise drop a
+      // malloc whose block is never read, and with it what memcheck and the leak check look at.
+      "-fno-builtin-malloc",
+      "-fno-builtin-free",
   };
   if (!inst.libclc.empty()) {
     for (const char* a : {"-Xclang", "-mlink-builtin-bitcode", "-Xclang"})
@@ -188,7 +234,7 @@ std::vector<std::string> command_line(const KernelSource& source, const CompileO
     args.emplace_back(nvrtc::implicit_hip_header);
   }
   for (const auto& extra : options.extra)
-    args.push_back(extra);
+    add_option_for_clang(args, extra);
   return args;
 }
 

@@ -78,7 +78,7 @@ TEST(Color, OffWhenPipedOnWhenAskedAndNoColorHonoured) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("gpurun: \x1b[1m\x1b[31merror:\x1b[0m ", 0), 0u) << r.err;
   // NO_COLOR with the automatic choice: none even on a terminal (script gives one).
-  const auto tty = run_shell("command -v script >/dev/null && NO_COLOR=1 script -qec '" +
+  const auto tty = run_shell("command -v script >/dev/null && TERM=xterm NO_COLOR=1 script -qec '" +
                              gpurun_bin() + " " + seed + "--expect vector=f32[20]:iota\\(20,1\\)' "
                              "/dev/null");
   if (tty.exit_code == 0)
@@ -91,7 +91,7 @@ TEST(Color, OffWhenPipedOnWhenAskedAndNoColorHonoured) {
 TEST(Color, OnATerminalTheVerdictIsColoured) {
   if (run_shell("command -v script").exit_code != 0)
     GTEST_SKIP() << "script (util-linux) not installed: no terminal to test with";
-  const auto tty = run_shell("script -qec '" + gpurun_bin() + " " + seed +
+  const auto tty = run_shell("TERM=xterm script -qec '" + gpurun_bin() + " " + seed +
                              "--expect vector=f32[20]:iota\\(20,1\\)' /dev/null",
                              source_dir());
   EXPECT_EQ(tty.exit_code, 0) << tty.err;

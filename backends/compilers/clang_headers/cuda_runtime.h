@@ -20,3 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+// The device heap, declared without an #include as nvcc and NVRTC declare it.
+extern "C" __device__ void* malloc(size_t size);
+extern "C" __device__ void free(void* pointer);

@@ -78,9 +78,11 @@ TEST(Racecheck, OffWhenNotAsked) {
   EXPECT_EQ(error_of(h), "");
 }
 
+// volatile: a compiler may forward the racing store to the load (clang does), leaving no
+// shared access to check.
 const char* const kSameValue = R"(
 extern "C" __global__ void flag(int* out, int value) {
-  __shared__ int f;
+  __shared__ volatile int f;
   f = threadIdx.x < 64 ? 1 : value;
   __syncthreads();
   out[threadIdx.x] = f;
