@@ -34,7 +34,7 @@ if [ -n "${DEB:-}" ]; then
 fi
 
 unmount_all() {
-  for m in dev/pts dev proc sys; do
+  for m in dev/pts dev proc sys/fs/cgroup sys; do
     mountpoint -q "$ROOT/$m" 2>/dev/null && umount -l "$ROOT/$m"
   done
 }
@@ -58,6 +58,8 @@ echo "clean Debian 12 root: $ROOT ($(($(date +%s) - start)) s)"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 mount -t proc proc "$ROOT/proc"
 mount -t sysfs sys "$ROOT/sys"
+# A booted machine has its cgroup filesystem (slurmd needs it for the Slurm test).
+mount --rbind /sys/fs/cgroup "$ROOT/sys/fs/cgroup"
 mount --bind /dev "$ROOT/dev"
 mount --bind /dev/pts "$ROOT/dev/pts"
 in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root TERM=dumb \

@@ -31,6 +31,10 @@ for tool in munged slurmctld slurmd sbatch squeue scancel; do
     skip "$tool not found: install Debian's slurm-wlm and munge (scripts/install-deps.sh)"
 done
 command -v python3 >/dev/null || skip "python3 not found"
+# slurmd 22.05 initializes its cgroup plugin whatever the proctrack and task plugins are; it cannot
+# start where no cgroup filesystem is mounted (a bare chroot, some containers).
+[ -e /sys/fs/cgroup/cgroup.controllers ] || [ -d /sys/fs/cgroup/memory ] ||
+  skip "no cgroup filesystem at /sys/fs/cgroup: slurmd cannot start here"
 user=$(id -un)
 
 tmp=$(mktemp -d /tmp/gpurun-slurm.XXXXXX)
