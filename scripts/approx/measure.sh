@@ -3,7 +3,7 @@
 #   scripts/approx/measure.sh OUTDIR [BINDIR]
 # BINDIR holds capture and nan_payloads built from capture.cu and nan_payloads.cu (built with
 # nvcc here when absent). Writes OUTDIR/captures*.tar (pack.py's format), sass.txt (what ptxas
-# makes of each instruction) and nan_payloads.txt.
+# makes of each instruction) and nan_payloads.txt; RAW_DIR, when set, keeps the raw captures.
 set -eu
 out=$1
 bin=${2:-}
@@ -14,7 +14,8 @@ if [ -z "$bin" ]; then
   nvcc -arch=sm_90 -O2 -o "$bin/capture" "$here/capture.cu"
   nvcc -arch=sm_90 -O2 -o "$bin/nan_payloads" "$here/nan_payloads.cu"
 fi
-raw=$(mktemp -d)
+raw=${RAW_DIR:-$(mktemp -d)}
+mkdir -p "$raw"
 cap() { "$bin/capture" "$1" "$2" "$3" "$4" "$raw/$1@$2-$3-$4${5:+-low$5}.bin" ${5:+$5}; }
 
 # Dense: the mantissa (and exponent parity) domains that determine each result.
@@ -37,6 +38,7 @@ done
 cap rcp_approx_ftz_f64 0x3ff00000 0x40000000 1
 cap rcp_approx_ftz_f64 0x3ff00000 0x40000000 1 0xffffffff
 cap rsqrt_approx_f64 0x3ff00000 0x40100000 1
+cap rsqrt_approx_ftz_f64 0x3ff00000 0x40100000 1
 # Whole input spaces of the 16-bit forms.
 for op in ex2_approx_f16 ex2_approx_f16x2 ex2_approx_ftz_bf16 ex2_approx_ftz_bf16x2 \
           tanh_approx_f16 tanh_approx_f16x2 tanh_approx_bf16 tanh_approx_bf16x2; do
@@ -55,6 +57,6 @@ for num in 0x3f800000 0x40400000 0xc0f9999a; do
   done
 done
 python3 "$here/pack.py" pack "$raw" "$out"
-rm -rf "$raw"
+[ -n "${RAW_DIR:-}" ] || rm -rf "$raw"
 "$bin/nan_payloads" > "$out/nan_payloads.txt"
 cuobjdump -sass "$bin/capture" > "$out/sass.txt" || true

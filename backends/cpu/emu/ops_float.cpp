@@ -6,6 +6,7 @@
 #include "backends/cpu/emu/decoder.hpp"
 #include "backends/cpu/emu/handlers.hpp"
 #include "backends/cpu/emu/numeric.hpp"
+#include "backends/cpu/emu/sfu.hpp"
 
 namespace gpurun::emu {
 
@@ -64,6 +65,13 @@ template <bool Ftz> struct RsqrtApprox {
 };
 struct RsqrtApproxF64 {
   double operator()(double a) const { return nm::rsqrt_approx(a); }
+};
+struct RsqrtApproxFtzF64 {
+  double operator()(double a) const { return nm::rsqrt_approx_ftz_f64(a); }
+};
+/// ex2.approx / tanh.approx on f16 and bf16: the special-function unit's 16-bit forms.
+template <std::uint16_t (*Fn)(std::uint16_t) noexcept> struct Sfu16 {
+  std::uint16_t operator()(std::uint16_t a) const { return Fn(a); }
 };
 template <bool Ftz> struct Ex2 {
   float operator()(float a) const { return nm::ex2_approx(a, Ftz); }
@@ -219,7 +227,7 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
     out.c = od.src(ops[3], t);
 
   if (t == Type::f16 || t == Type::bf16) {
-    if (ftz && t == Type::bf16)
+    if (ftz && t == Type::bf16 && !(approx && op == "ex2"))
       throw_unsupported(in);
     auto pick = [&](auto h) -> Handler {
       using H = decltype(h);
@@ -241,6 +249,16 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
         return &ternary_op<H, H, H, HFma<H, nm::FpMode{}>>;
       return nullptr;
     };
+    // ex2.approx.f16, ex2.approx.ftz.bf16, tanh.approx.{f16,bf16}: the unit's 16-bit forms.
+    if (approx && (op == "ex2" || op == "tanh") && !sat && !nan && rtext.empty() &&
+        ftz == (op == "ex2" && t == Type::bf16)) {
+      const bool bf = t == Type::bf16;
+      out.fn = op == "ex2" ? (bf ? &unary_op<std::uint16_t, std::uint16_t, Sfu16<sfu::ex2_bf16>>
+                                 : &unary_op<std::uint16_t, std::uint16_t, Sfu16<sfu::ex2_f16>>)
+                           : (bf ? &unary_op<std::uint16_t, std::uint16_t, Sfu16<sfu::tanh_bf16>>
+                                 : &unary_op<std::uint16_t, std::uint16_t, Sfu16<sfu::tanh_f16>>);
+      return true;
+    }
     // ftz on f16 only matters for subnormal halves, which f16 arithmetic keeps on sm_90 unless
     // asked; flushing them is not implemented.
     if (ftz || approx || nan)
@@ -312,7 +330,8 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
     if (!approx || sat)
       throw_unsupported(in);
     if (f64)
-      out.fn = &unary_op<double, double, RsqrtApproxF64>;
+      out.fn = ftz_given ? &unary_op<double, double, RsqrtApproxFtzF64>
+                         : &unary_op<double, double, RsqrtApproxF64>;
     else
       out.fn = ftz ? &unary_op<float, float, RsqrtApprox<true>>
                    : &unary_op<float, float, RsqrtApprox<false>>;

@@ -3,6 +3,7 @@
 #include "backends/cpu/emu/decoder.hpp"
 #include "backends/cpu/emu/handlers.hpp"
 #include "backends/cpu/emu/numeric.hpp"
+#include "backends/cpu/emu/sfu.hpp"
 
 namespace gpurun::emu {
 
@@ -99,6 +100,13 @@ template <class H> Handler plain(const std::string& op, bool nan) {
   return nullptr;
 }
 
+template <std::uint16_t (*Fn)(std::uint16_t) noexcept> struct Sfu16x2 {
+  std::uint32_t operator()(std::uint32_t a) const {
+    return static_cast<std::uint32_t>(Fn(static_cast<std::uint16_t>(a))) |
+           static_cast<std::uint32_t>(Fn(static_cast<std::uint16_t>(a >> 16))) << 16;
+  }
+};
+
 bool packed_type(const ptx::Instruction& in, Type* out) {
   for (const auto& s : in.modifiers)
     if (auto t = parse_type(s); t && (*t == Type::f16x2 || *t == Type::bf16x2)) {
@@ -128,6 +136,21 @@ bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
     bool rz = rnd == "rz";
     out.fn = bf ? (rz ? &cvt_pack<BFloat16, nm::Round::rz> : &cvt_pack<BFloat16, nm::Round::rn>)
                 : (rz ? &cvt_pack<Half, nm::Round::rz> : &cvt_pack<Half, nm::Round::rn>);
+    return true;
+  }
+  if ((op == "ex2" || op == "tanh") && m.take("approx")) {
+    // The unit's 16-bit forms, lane by lane; ex2 on bf16x2 is spelled with .ftz.
+    if (op == "ex2" && bf != m.take("ftz"))
+      throw_unsupported(in);
+    auto types = m.take_types();
+    if (types.size() != 1 || ops.size() != 2)
+      throw_unsupported(in);
+    out.d = od.dst(ops[0]);
+    out.a = od.src(ops[1], Type::b32);
+    out.fn = op == "ex2" ? (bf ? &unary_op<std::uint32_t, std::uint32_t, Sfu16x2<sfu::ex2_bf16>>
+                               : &unary_op<std::uint32_t, std::uint32_t, Sfu16x2<sfu::ex2_f16>>)
+                         : (bf ? &unary_op<std::uint32_t, std::uint32_t, Sfu16x2<sfu::tanh_bf16>>
+                               : &unary_op<std::uint32_t, std::uint32_t, Sfu16x2<sfu::tanh_f16>>);
     return true;
   }
   bool arithmetic = op == "add" || op == "sub" || op == "mul" || op == "fma";

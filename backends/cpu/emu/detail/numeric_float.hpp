@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "backends/cpu/emu/detail/numeric_round.hpp"
+#include "backends/cpu/emu/sfu.hpp"
 
 namespace gpurun::emu::numeric {
 
@@ -326,7 +327,10 @@ template <class F> inline bool testp(FpClass c, F a) noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-// .approx / .full: the host's correctly rounded (or nearly so) result, as documented.
+// .approx / .full: what ptxas makes of them on sm_90 — one operation of the special-function unit
+// (sfu.hpp, bit for bit with the GPU) between exact scalings that keep subnormal arguments and
+// results out of its flushing range. lg2, sin, cos and tanh (f32) are not reproduced yet: they
+// are the host's double-precision result rounded once (docs/sfu.md).
 
 namespace detail {
 [[nodiscard]] inline float approx_result(double exact, bool ftz) noexcept {
@@ -336,27 +340,92 @@ namespace detail {
   const auto r = static_cast<float>(exact);
   return ftz ? flush(r) : r;
 }
+[[nodiscard]] inline float mufu(std::uint32_t (*op)(std::uint32_t) noexcept, float a) noexcept {
+  return f32_from_bits(op(bits_of(a)));
+}
+/// FMUL: IEEE multiply with the GPU's canonical NaN; .ftz flushes operands and result.
+[[nodiscard]] inline float fmul(float a, float b, bool ftz) noexcept {
+  const float r = ftz ? flush(flush(a) * flush(b)) : a * b;
+  return std::isnan(r) ? f32_from_bits(canonical_nan_f32) : r;
+}
+/// ptxas's guard for arguments below the normal range: FSETP.GEU |a|, FLT_MIN, false only for
+/// subnormals and zeros.
+[[nodiscard]] inline bool below_normal(float a) noexcept {
+  return std::fabs(a) < 0x1p-126f;
+}
 } // namespace detail
 
 inline float rcp_approx(float a, bool ftz) noexcept {
-  return detail::approx_result(1.0 / detail::ftz_in(a, ftz), ftz);
+  if (ftz) {
+    return detail::mufu(sfu::rcp, a);
+  }
+  // Scale subnormal arguments up by 2^24 and huge ones down by 4, and the result the same way.
+  const float s = std::fabs(a) > 0x1p126f ? 0.25f : detail::below_normal(a) ? 0x1p24f : 1.0f;
+  return detail::fmul(s, detail::mufu(sfu::rcp, detail::fmul(a, s, false)), false);
 }
 inline double rcp_approx_ftz_f64(double a) noexcept {
-  const double r = 1.0 / a;
-  return std::isnan(r) ? f64_from_bits(canonical_nan_f64) : r;
+  // MUFU.RCP64H on the high word; the low word of the result is zero.
+  const auto hi = static_cast<std::uint32_t>(bits_of(a) >> 32);
+  return f64_from_bits(static_cast<std::uint64_t>(sfu::rcp64h(hi)) << 32);
 }
 inline float sqrt_approx(float a, bool ftz) noexcept {
-  return detail::approx_result(std::sqrt(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+  if (ftz) {
+    return detail::mufu(sfu::sqrt, a);
+  }
+  const bool small = detail::below_normal(a);
+  const float r = detail::mufu(sfu::sqrt, small ? detail::fmul(a, 0x1p24f, false) : a);
+  return small ? detail::fmul(r, 0x1p-12f, false) : r;
 }
 inline float rsqrt_approx(float a, bool ftz) noexcept {
-  return detail::approx_result(1.0 / std::sqrt(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+  if (ftz) {
+    return detail::mufu(sfu::rsq, a);
+  }
+  const bool small = detail::below_normal(a);
+  const float r = detail::mufu(sfu::rsq, small ? detail::fmul(a, 0x1p24f, false) : a);
+  return small ? detail::fmul(r, 0x1p12f, false) : r;
+}
+inline double rsqrt_approx_ftz_f64(double a) noexcept {
+  const auto hi = static_cast<std::uint32_t>(bits_of(a) >> 32);
+  return f64_from_bits(static_cast<std::uint64_t>(sfu::rsq64h(hi)) << 32);
 }
 inline double rsqrt_approx(double a) noexcept {
-  const double r = 1.0 / std::sqrt(a);
-  return std::isnan(r) ? f64_from_bits(canonical_nan_f64) : r;
+  // MUFU.RSQ64H, then one Newton step: y + y*e*(0.375*e + 0.5) with e = 1 - a*y*y. Arguments
+  // outside the positive normal range take ptxas's slow path.
+  const std::uint64_t bits = bits_of(a);
+  const auto hi = static_cast<std::uint32_t>(bits >> 32);
+  auto refine = [](double x) {
+    const double y = f64_from_bits(static_cast<std::uint64_t>(sfu::rsq64h(
+                                       static_cast<std::uint32_t>(bits_of(x) >> 32)))
+                                   << 32);
+    const double e = std::fma(-(y * y), x, 1.0);
+    const double c = std::fma(e, 0.375, 0.5);
+    return std::fma(c, y * e, y);
+  };
+  if (hi - 0x00100000u < 0x7fe00000u) {
+    return refine(a);
+  }
+  if (a == 0.0) {
+    return f64_from_bits((bits & 0x8000000000000000ull) | 0x7ff0000000000000ull);
+  }
+  if (std::isnan(a)) {
+    return f64_from_bits(bits | 0x0008000000000000ull); // a + a: the payload, quieted
+  }
+  if (bits >> 63) {
+    return f64_from_bits(0xfff8000000000000ull);
+  }
+  if (std::isinf(a)) {
+    return 0.0;
+  }
+  return refine(a * 0x1p54) * 0x1p27; // subnormal
 }
 inline float ex2_approx(float a, bool ftz) noexcept {
-  return detail::approx_result(std::exp2(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+  if (ftz) {
+    return detail::mufu(sfu::ex2, a);
+  }
+  // Below -126 the result is subnormal: 2^(a/2), squared.
+  const bool small = a < -126.0f;
+  const float r = detail::mufu(sfu::ex2, small ? detail::fmul(a, 0.5f, false) : a);
+  return small ? detail::fmul(r, r, false) : r;
 }
 inline float lg2_approx(float a, bool ftz) noexcept {
   return detail::approx_result(std::log2(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
@@ -371,12 +440,29 @@ inline float tanh_approx(float a) noexcept {
   return detail::approx_result(std::tanh(static_cast<double>(a)), false);
 }
 inline float div_approx(float a, float b, bool ftz) noexcept {
-  return detail::approx_result(static_cast<double>(detail::ftz_in(a, ftz)) /
-                                   static_cast<double>(detail::ftz_in(b, ftz)),
-                               ftz);
+  if (ftz) {
+    return detail::fmul(detail::mufu(sfu::rcp, b), a, true);
+  }
+  // A subnormal divisor: both scaled up by 2^24. A huge one (> 2^126) is not guarded: its
+  // reciprocal flushes to zero.
+  const bool small = detail::below_normal(b);
+  if (small) {
+    a = detail::fmul(a, 0x1p24f, false);
+    b = detail::fmul(b, 0x1p24f, false);
+  }
+  return detail::fmul(detail::mufu(sfu::rcp, b), a, false);
 }
 inline float div_full(float a, float b, bool ftz) noexcept {
-  return div_approx(a, b, ftz);
+  // div.approx with huge divisors guarded too: both scaled down by 4.
+  if (std::fabs(b) > 0x1p126f) {
+    a = detail::fmul(a, 0.25f, ftz);
+    b = detail::fmul(b, 0.25f, ftz);
+  }
+  if (!ftz && detail::below_normal(b)) {
+    a = detail::fmul(a, 0x1p24f, false);
+    b = detail::fmul(b, 0x1p24f, false);
+  }
+  return detail::fmul(detail::mufu(sfu::rcp, b), a, ftz);
 }
 
 } // namespace gpurun::emu::numeric

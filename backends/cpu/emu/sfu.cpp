@@ -1,0 +1,313 @@
+#include "backends/cpu/emu/sfu.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace gpurun::emu::sfu {
+namespace {
+
+struct EmbeddedTable {
+  std::string_view name;
+  std::string_view bytes;
+};
+// {"rcp.sfu", std::string_view("\x47...", N)}, … from backends/cpu/emu/sfu/.
+constexpr EmbeddedTable kEmbedded[] = {
+#include "sfu_tables.inc"
+};
+
+/// One f32/f64 function over its key: per segment of the key's top bits, the model
+/// floor(c0 + sum of c[1+i] over the offset's set bits i + cq * t^2) with t = offset / 2^bits,
+/// evaluated in this order in IEEE double (the derivation evaluates it the same way; this file
+/// is compiled without floating-point contraction), plus the keys where the GPU differs.
+class KeyTable {
+public:
+  KeyTable() = default;
+  KeyTable(std::string_view name, std::string_view bytes) { parse(name, bytes); }
+
+  [[nodiscard]] std::uint32_t operator()(std::uint32_t key) const noexcept {
+    const std::uint32_t offset = key & ((1u << m_offset_bits) - 1);
+    const double* c = &m_coef[static_cast<std::size_t>(key >> m_offset_bits) * m_ncoef];
+    double p = c[0];
+    for (int i = 0; i < m_offset_bits; ++i)
+      if ((offset >> i) & 1u)
+        p += c[1 + i];
+    const double t = static_cast<double>(offset) / static_cast<double>(1u << m_offset_bits);
+    p += c[m_offset_bits + 1] * (t * t);
+    auto y = static_cast<std::int64_t>(std::floor(p));
+    const auto it = std::lower_bound(m_keys.begin(), m_keys.end(), key);
+    if (it != m_keys.end() && *it == key)
+      y += m_corrections[static_cast<std::size_t>(it - m_keys.begin())];
+    return static_cast<std::uint32_t>(y);
+  }
+
+private:
+  void parse(std::string_view name, std::string_view b) {
+    std::size_t pos = 0;
+    auto bad = [&](const char* what) {
+      return Error(ExitCode::device,
+                   "special-function table " + std::string(name) + ": " + what);
+    };
+    auto u32 = [&] {
+      if (pos + 4 > b.size())
+        throw bad("truncated");
+      std::uint32_t v;
+      std::memcpy(&v, b.data() + pos, 4);
+      pos += 4;
+      return v;
+    };
+    auto varint = [&] {
+      std::uint64_t v = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        if (pos >= b.size())
+          throw bad("truncated");
+        const auto byte = static_cast<unsigned char>(b[pos++]);
+        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+          return v;
+      }
+      throw bad("bad varint");
+    };
+    if (b.substr(0, 4) != "GSFU")
+      throw bad("not a GSFU table");
+    pos = 4;
+    if (u32() != 1)
+      throw bad("unknown version");
+    const std::uint32_t key_bits = u32(), seg_bits = u32(), ncoef = u32();
+    if (key_bits > 32 || seg_bits > key_bits || key_bits - seg_bits > 30 ||
+        ncoef != key_bits - seg_bits + 2)
+      throw bad("bad shape");
+    m_offset_bits = static_cast<int>(key_bits - seg_bits);
+    m_ncoef = ncoef;
+    const std::size_t n = (std::size_t{1} << seg_bits) * ncoef;
+    if (pos + n * 8 > b.size())
+      throw bad("truncated");
+    m_coef.resize(n);
+    std::memcpy(m_coef.data(), b.data() + pos, n * 8);
+    pos += n * 8;
+    const std::uint32_t count = u32();
+    m_keys.reserve(count);
+    m_corrections.reserve(count);
+    std::uint64_t key = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      key += varint();
+      const std::uint64_t z = varint();
+      m_keys.push_back(static_cast<std::uint32_t>(key));
+      m_corrections.push_back(static_cast<std::int32_t>((z >> 1) ^ (~(z & 1) + 1)));
+    }
+    if (pos != b.size())
+      throw bad("trailing bytes");
+  }
+
+  int m_offset_bits = 0;
+  std::uint32_t m_ncoef = 0;
+  std::vector<double> m_coef;
+  std::vector<std::uint32_t> m_keys;
+  std::vector<std::int32_t> m_corrections;
+};
+
+struct Tables {
+  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h;
+  std::vector<std::uint16_t> ex2_f16, ex2_bf16, tanh_f16, tanh_bf16;
+};
+
+std::vector<std::uint16_t> whole_table(std::string_view name, std::string_view bytes) {
+  if (bytes.size() != 65536 * 2)
+    throw Error(ExitCode::device, "special-function table " + std::string(name) + ": size " +
+                                      std::to_string(bytes.size()) + ", want 131072");
+  std::vector<std::uint16_t> t(65536);
+  std::memcpy(t.data(), bytes.data(), bytes.size());
+  return t;
+}
+
+template <class Source> Tables make_tables(Source&& bytes_of) {
+  Tables t;
+  t.rcp = KeyTable("rcp.sfu", bytes_of("rcp.sfu"));
+  t.rsq = KeyTable("rsq.sfu", bytes_of("rsq.sfu"));
+  t.sqrt = KeyTable("sqrt.sfu", bytes_of("sqrt.sfu"));
+  t.ex2 = KeyTable("ex2.sfu", bytes_of("ex2.sfu"));
+  t.rcp64h = KeyTable("rcp64h.sfu", bytes_of("rcp64h.sfu"));
+  t.rsq64h = KeyTable("rsq64h.sfu", bytes_of("rsq64h.sfu"));
+  t.ex2_f16 = whole_table("ex2_f16.t16", bytes_of("ex2_f16.t16"));
+  t.ex2_bf16 = whole_table("ex2_bf16.t16", bytes_of("ex2_bf16.t16"));
+  t.tanh_f16 = whole_table("tanh_f16.t16", bytes_of("tanh_f16.t16"));
+  t.tanh_bf16 = whole_table("tanh_bf16.t16", bytes_of("tanh_bf16.t16"));
+  return t;
+}
+
+Tables* g_loaded = nullptr; // set by load_tables
+
+const Tables& tables() {
+  if (g_loaded)
+    return *g_loaded;
+  static const Tables embedded = make_tables([](std::string_view name) {
+    for (const auto& e : kEmbedded)
+      if (e.name == name)
+        return e.bytes;
+    throw Error(ExitCode::device, "special-function table " + std::string(name) + " not built in");
+  });
+  return embedded;
+}
+
+constexpr std::uint32_t kSign = 0x80000000u, kInf = 0x7f800000u, kNaN = 0x7fffffffu;
+
+/// Splits a finite, normal f32 into exponent (unbiased) and mantissa.
+struct Parts {
+  std::uint32_t sign;
+  int exp;
+  std::uint32_t mant;
+};
+Parts parts(std::uint32_t x) {
+  return {x & kSign, static_cast<int>((x >> 23) & 0xff) - 127, x & 0x7fffffu};
+}
+bool is_nan(std::uint32_t x) { return (x & 0x7fffffffu) > kInf; }
+bool is_zero_or_subnormal(std::uint32_t x) { return ((x >> 23) & 0xff) == 0; }
+
+/// A table result's bits with its exponent field moved by `shift`; zero (with the sign) when the
+/// result falls below the normal range, infinity above it.
+std::uint32_t rescale(std::uint32_t sign, std::uint32_t y, int shift) {
+  const int e = static_cast<int>((y >> 23) & 0xff) + shift;
+  if (e <= 0)
+    return sign;
+  if (e >= 255)
+    return sign | kInf;
+  return sign | (static_cast<std::uint32_t>(e) << 23) | (y & 0x7fffffu);
+}
+
+/// The exponent of the result of a square-root-like function of 2^exp * (1.mant): the key holds
+/// the exponent's parity, the shift is half the even rest.
+std::uint32_t root_key(const Parts& p) { return (static_cast<std::uint32_t>(p.exp & 1) << 23) | p.mant; }
+int root_half(const Parts& p) { return (p.exp - (p.exp & 1)) / 2; }
+
+} // namespace
+
+void load_tables(const std::filesystem::path& dir) {
+  static Tables loaded;
+  loaded = make_tables([&](std::string_view name) {
+    static std::deque<std::string> keep; // the views returned below stay valid while parsed
+    const auto path = dir / std::string(name);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      throw usage_error("cannot read special-function table " + path.string());
+    std::ostringstream s;
+    s << in.rdbuf();
+    keep.push_back(s.str());
+    return std::string_view(keep.back());
+  });
+  g_loaded = &loaded;
+}
+
+std::uint32_t rcp(std::uint32_t x) noexcept {
+  if (is_nan(x))
+    return kNaN;
+  const Parts p = parts(x);
+  if (is_zero_or_subnormal(x))
+    return p.sign | kInf;
+  if (p.exp == 128)
+    return p.sign;
+  return rescale(p.sign, tables().rcp(p.mant), -p.exp);
+}
+
+std::uint32_t rsq(std::uint32_t x) noexcept {
+  if (is_nan(x))
+    return kNaN;
+  const Parts p = parts(x);
+  if (is_zero_or_subnormal(x))
+    return p.sign | kInf;
+  if (p.sign)
+    return kNaN;
+  if (p.exp == 128)
+    return 0;
+  return rescale(0, tables().rsq(root_key(p)), -root_half(p));
+}
+
+std::uint32_t sqrt(std::uint32_t x) noexcept {
+  if (is_nan(x))
+    return kNaN;
+  const Parts p = parts(x);
+  if (is_zero_or_subnormal(x))
+    return p.sign;
+  if (p.sign)
+    return kNaN;
+  if (p.exp == 128)
+    return kInf;
+  return rescale(0, tables().sqrt(root_key(p)), root_half(p));
+}
+
+std::uint32_t ex2(std::uint32_t x) noexcept {
+  if (is_nan(x))
+    return kNaN;
+  const Parts p = parts(x);
+  // The argument in fixed point with 23 fraction bits, its magnitude truncated. A negative one
+  // with a fraction is complemented (one's complement: -1.5 has the fraction 0.5 - 2^-23), a
+  // negative integer negated.
+  std::int64_t fixed = 0;
+  if (!is_zero_or_subnormal(x)) {
+    if (p.exp >= 8)
+      fixed = std::int64_t{1} << 31; // beyond any finite result
+    else if (p.exp >= -23)
+      fixed = static_cast<std::int64_t>((std::uint64_t{1} << 23 | p.mant) << (p.exp + 23) >> 23);
+  }
+  if (p.sign)
+    fixed = (fixed & 0x7fffff) ? ~fixed : -fixed;
+  const std::int64_t n = fixed >> 23; // floor
+  const auto frac = static_cast<std::uint32_t>(fixed & 0x7fffff);
+  if (n >= 128)
+    return kInf;
+  if (n < -127)
+    return 0;
+  // The table holds 2^(1 + frac), in [2, 4).
+  return rescale(0, tables().ex2(frac), static_cast<int>(n) - 1);
+}
+
+std::uint32_t rcp64h(std::uint32_t hi) noexcept {
+  // The high word: sign, 11-bit exponent, 20 bits of mantissa; the table's results are the high
+  // words of 1 / [1, 2).
+  const std::uint32_t sign = hi & kSign;
+  const int e = static_cast<int>((hi >> 20) & 0x7ff);
+  if (e == 0x7ff)
+    return (hi & 0xfffffu) ? kNaN : sign;
+  if (e == 0)
+    return sign | 0x7ff00000u;
+  const std::uint32_t y = tables().rcp64h(hi & 0xfffffu);
+  const int ye = static_cast<int>((y >> 20) & 0x7ff) - (e - 1023);
+  if (ye <= 0)
+    return sign;
+  return sign | (static_cast<std::uint32_t>(ye) << 20) | (y & 0xfffffu);
+}
+
+std::uint32_t rsq64h(std::uint32_t hi) noexcept {
+  const std::uint32_t sign = hi & kSign;
+  const int e = static_cast<int>((hi >> 20) & 0x7ff);
+  if (e == 0x7ff && (hi & 0xfffffu))
+    return kNaN;
+  if (e == 0)
+    return sign | 0x7ff00000u;
+  if (sign)
+    return kNaN;
+  if (e == 0x7ff)
+    return 0;
+  const int ub = e - 1023;
+  const std::uint32_t key = (static_cast<std::uint32_t>(ub & 1) << 20) | (hi & 0xfffffu);
+  const std::uint32_t y = tables().rsq64h(key);
+  const int ye = static_cast<int>((y >> 20) & 0x7ff) - (ub - (ub & 1)) / 2;
+  if (ye <= 0)
+    return 0;
+  return (static_cast<std::uint32_t>(ye) << 20) | (y & 0xfffffu);
+}
+
+std::uint16_t ex2_f16(std::uint16_t x) noexcept { return tables().ex2_f16[x]; }
+std::uint16_t ex2_bf16(std::uint16_t x) noexcept { return tables().ex2_bf16[x]; }
+std::uint16_t tanh_f16(std::uint16_t x) noexcept { return tables().tanh_f16[x]; }
+std::uint16_t tanh_bf16(std::uint16_t x) noexcept { return tables().tanh_bf16[x]; }
+
+} // namespace gpurun::emu::sfu
