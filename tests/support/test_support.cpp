@@ -19,6 +19,13 @@ std::string gpurun_bin() {
 #endif
 }
 
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 std::filesystem::path source_dir() {
   if (const char* env = std::getenv("GPURUN_SOURCE_DIR"); env && *env)
     return env;
@@ -43,13 +50,6 @@ struct TempRoot {
     std::filesystem::remove_all(path, ec);
   }
 };
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string quote(const std::string& s) {
   std::string q = "'";

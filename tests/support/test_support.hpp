@@ -11,6 +11,8 @@ namespace gpurun::test {
 [[nodiscard]] std::filesystem::path source_dir();
 /// A fresh empty temporary directory, removed at process exit.
 [[nodiscard]] std::filesystem::path temp_dir();
+/// The whole content of a file (empty when it cannot be read).
+[[nodiscard]] std::string slurp(const std::filesystem::path& p);
 
 struct RunResult {
   int exit_code = -1;

@@ -9,6 +9,9 @@
 
 namespace gpurun::emu {
 
+/// The handler of an instruction that has no effect on the emulated machine.
+inline void no_op(Warp&, const Inst&, std::uint32_t) {}
+
 template <class T, class R, class Op> void unary_op(Warp& w, const Inst& in, std::uint32_t mask) {
   const std::uint64_t* a = w.reg(in.a);
   std::uint64_t* d = w.reg(in.d);

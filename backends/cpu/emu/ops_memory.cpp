@@ -73,7 +73,6 @@ void st_vector(Warp& w, const Inst& in, std::uint32_t mask) {
   });
 }
 
-void no_op(Warp&, const Inst&, std::uint32_t) {}
 
 Space parse_space(Modifiers& m, bool& found) {
   auto s = m.take_any({"global", "shared", "local", "param", "const"});

@@ -132,7 +132,6 @@ void activemask(Warp& w, const Inst& in, std::uint32_t mask) {
   each_lane(mask, [&](int l) { d[l] = mask; });
 }
 
-void no_op(Warp&, const Inst&, std::uint32_t) {}
 
 } // namespace
 

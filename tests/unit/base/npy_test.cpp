@@ -15,6 +15,8 @@
 namespace gpurun {
 namespace {
 
+using test::slurp;
+
 std::filesystem::path fixture(const std::string& name) {
   return test::source_dir() / "tests" / "data" / "npy" / name;
 }
@@ -34,11 +36,6 @@ std::string read_error(const std::filesystem::path& path) {
   }
   ADD_FAILURE() << "no error for " << path;
   return {};
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 /// A Python with NumPy, or empty when none is installed.
