@@ -38,8 +38,8 @@ template <class T> std::vector<T> load(const std::filesystem::path& file) {
 
 struct Format {
   int exp_bits, mant_bits;
-  bool has_inf;        // IEEE-like (E5M2, f16, bf16); E4M3 has no infinity
-  std::uint32_t nan;   // the NaN a conversion produces
+  bool has_inf;      // IEEE-like (E5M2, f16, bf16); E4M3 has no infinity
+  std::uint32_t nan; // the NaN a conversion produces
   [[nodiscard]] int bias() const { return (1 << (exp_bits - 1)) - 1; }
   [[nodiscard]] std::uint32_t sign() const { return 1u << (exp_bits + mant_bits); }
   [[nodiscard]] bool is_nan(std::uint32_t v) const {
@@ -95,10 +95,11 @@ std::uint32_t round_into(const Format& f, Quad x, Mode mode, bool satfinite) {
   const Quad top = f.value(largest);
   const Quad past = top + (top - f.value(largest - 1)); // where the next binade would start
   std::uint32_t code = 0;
-  if (std::isinf(static_cast<double>(a)) || a >= past || (mode == Mode::rn && a >= (top + past) / 2)) {
+  if (std::isinf(static_cast<double>(a)) || a >= past ||
+      (mode == Mode::rn && a >= (top + past) / 2)) {
     code = mode == Mode::rz && !std::isinf(static_cast<double>(a)) ? largest
            : f.has_inf && !satfinite ? ((1u << f.exp_bits) - 1) << f.mant_bits
-                                      : largest;
+                                     : largest;
   } else {
     auto it = std::upper_bound(codes->begin(), codes->end(), a,
                                [&](Quad v, std::uint32_t c) { return v < f.value(c); });
@@ -164,8 +165,8 @@ TEST(ConformanceReferenceE2E, BlockCollectives) {
       EXPECT_EQ(o[0], zeros);
       EXPECT_EQ(o[1], all ? 1u : 0u);
       EXPECT_EQ(o[2], any ? 1u : 0u);
-      EXPECT_EQ(o[3], lanes_where([&](unsigned u, unsigned) { return value(b, u) == value(b, t); },
-                                  32));
+      EXPECT_EQ(o[3],
+                lanes_where([&](unsigned u, unsigned) { return value(b, u) == value(b, t); }, 32));
       EXPECT_EQ(o[4], warp % 2 == 0 ? 0xffffffffu : 0u);
       EXPECT_EQ(o[5], warp % 2 == 0 ? 1u : 0u);
       EXPECT_EQ(o[6], lanes_where(
@@ -234,21 +235,29 @@ TEST(ConformanceReferenceE2E, ConvertModifiers) {
       Mode mode;
       bool relu, satfinite;
     };
-    const Scalar scalars[] = {
-        {&k_f16, 1, Mode::rn, true, false},   {&k_f16, 1, Mode::rn, false, true},
-        {&k_f16, 1, Mode::rz, true, true},    {&k_f16, 0, Mode::rn, true, false},
-        {&k_f16, 0, Mode::rn, false, true},   {&k_f16, 3, Mode::rz, true, true},
-        {&k_bf16, 2, Mode::rn, true, false},  {&k_bf16, 2, Mode::rn, false, true},
-        {&k_bf16, 2, Mode::rz, true, true},   {&k_bf16, 3, Mode::rn, true, false},
-        {&k_bf16, 3, Mode::rn, false, true},  {&k_bf16, 3, Mode::rz, true, true},
-        // the packs: element b (low half) first
-        {&k_f16, 3, Mode::rn, true, true},    {&k_f16, 1, Mode::rn, true, true},
-        {&k_bf16, 0, Mode::rn, true, false},  {&k_bf16, 2, Mode::rn, true, false},
-        {&k_bf16, 1, Mode::rz, false, true},  {&k_bf16, 3, Mode::rz, false, true}};
+    const Scalar scalars[] = {{&k_f16, 1, Mode::rn, true, false},
+                              {&k_f16, 1, Mode::rn, false, true},
+                              {&k_f16, 1, Mode::rz, true, true},
+                              {&k_f16, 0, Mode::rn, true, false},
+                              {&k_f16, 0, Mode::rn, false, true},
+                              {&k_f16, 3, Mode::rz, true, true},
+                              {&k_bf16, 2, Mode::rn, true, false},
+                              {&k_bf16, 2, Mode::rn, false, true},
+                              {&k_bf16, 2, Mode::rz, true, true},
+                              {&k_bf16, 3, Mode::rn, true, false},
+                              {&k_bf16, 3, Mode::rn, false, true},
+                              {&k_bf16, 3, Mode::rz, true, true},
+                              // the packs: element b (low half) first
+                              {&k_f16, 3, Mode::rn, true, true},
+                              {&k_f16, 1, Mode::rn, true, true},
+                              {&k_bf16, 0, Mode::rn, true, false},
+                              {&k_bf16, 2, Mode::rn, true, false},
+                              {&k_bf16, 1, Mode::rz, false, true},
+                              {&k_bf16, 3, Mode::rz, false, true}};
     for (const Scalar& s : scalars) {
       const std::uint32_t in = x[s.input];
-      const Quad v = std::isinf(std::bit_cast<float>(in)) ? (in >> 31 ? -1 : 1) * Quad(1e300)
-                                                          : f32_value(in);
+      const Quad v =
+          std::isinf(std::bit_cast<float>(in)) ? (in >> 31 ? -1 : 1) * Quad(1e300) : f32_value(in);
       std::uint32_t want = convert(*s.f, v, f32_nan(in), s.mode, s.relu, s.satfinite);
       if (std::isinf(std::bit_cast<float>(in)) && !s.satfinite && !(s.relu && (in >> 31)))
         want = (in & 0x80000000u ? 0x8000u : 0u) | (s.f == &k_f16 ? 0x7c00u : 0x7f80u);
@@ -277,7 +286,7 @@ TEST(ConformanceReferenceE2E, ConvertModifiers) {
 
 // ---- min/max .xorsign.abs and f16 .ftz
 
-struct Half {
+struct Small {
   const Format& f;
   std::uint32_t bits;
   [[nodiscard]] bool nan() const { return f.is_nan(bits); }
@@ -292,7 +301,7 @@ struct Half {
 };
 
 std::uint32_t flushed(const Format& f, std::uint32_t v) {
-  return Half{f, v}.subnormal() ? (v & f.sign()) : v;
+  return Small{f, v}.subnormal() ? (v & f.sign()) : v;
 }
 
 // The result value r (exact) rounded to f with PTX's arithmetic rules: canonical NaN, .ftz on
@@ -309,10 +318,10 @@ std::uint32_t finish(const Format& f, bool nan, Quad r, bool ftz, bool sat) {
     v = round_into(f, r, Mode::rn, false);
   if (ftz)
     v = flushed(f, v);
-  if (sat) {
-    if (v & f.sign())
+  if (sat) { // -0 is within [0, 1] and stays (the emulator's reading of the ISA, see numeric.hpp)
+    if ((v & f.sign()) && (v & (f.sign() - 1)))
       v = 0;
-    else if (Half{f, v}.value() > 1)
+    else if (Small{f, v}.value() > 1)
       v = round_into(f, 1, Mode::rn, false);
   }
   return v;
@@ -327,7 +336,7 @@ std::uint32_t arith(const Format& f, Arith op, std::uint32_t a, std::uint32_t b,
     b = flushed(f, b);
     c = flushed(f, c);
   }
-  const Half x{f, a}, y{f, b}, z{f, c};
+  const Small x{f, a}, y{f, b}, z{f, c};
   const Quad p = x.value(), q = y.value(), s = z.value();
   const bool inf_x = f.is_inf(a), inf_y = f.is_inf(b), inf_z = f.is_inf(c);
   bool nan = x.nan() || y.nan() || (op == Arith::fma && z.nan());
@@ -340,7 +349,8 @@ std::uint32_t arith(const Format& f, Arith op, std::uint32_t a, std::uint32_t b,
     nan = nan || (inf_x && inf_y && (p > 0) != (q2 > 0));
     r = inf_x ? p : inf_y ? q2 : p + q2;
     if (p + q2 == 0 && !inf_x && !inf_y) { // a zero sum: -0 only when both are -0
-      const bool nx = std::signbit(static_cast<double>(p)), ny = std::signbit(static_cast<double>(q2));
+      const bool nx = std::signbit(static_cast<double>(p)),
+                 ny = std::signbit(static_cast<double>(q2));
       r = nx && ny ? -Quad(0) : Quad(0);
     }
     break;
@@ -349,7 +359,8 @@ std::uint32_t arith(const Format& f, Arith op, std::uint32_t a, std::uint32_t b,
   case Arith::fma: {
     nan = nan || ((inf_x && q == 0) || (inf_y && p == 0));
     const bool prod_inf = inf_x || inf_y;
-    const bool prod_neg = std::signbit(static_cast<double>(p)) != std::signbit(static_cast<double>(q));
+    const bool prod_neg =
+        std::signbit(static_cast<double>(p)) != std::signbit(static_cast<double>(q));
     const Quad prod = prod_inf ? (prod_neg ? -Quad(1e300) : Quad(1e300)) : p * q;
     if (op == Arith::mul) {
       r = prod_inf ? prod : p * q;
@@ -389,7 +400,7 @@ std::uint32_t min_max(const Format& f, bool max, std::uint32_t a, std::uint32_t 
     a &= f.sign() - 1;
     b &= f.sign() - 1;
   }
-  const Half x{f, a}, y{f, b};
+  const Small x{f, a}, y{f, b};
   std::uint32_t r = 0;
   if ((x.nan() && y.nan()) || (nan_mode && (x.nan() || y.nan())))
     return f.nan;
@@ -440,8 +451,9 @@ TEST(ConformanceReferenceE2E, MinMaxXorsignAndHalfFtz) {
     EXPECT_EQ(o[10], arith(k_f16, Arith::fma, a, b, b, true, true));
     EXPECT_EQ(o[11], min_max(k_bf16, true, a, b, false, false, true));
     EXPECT_EQ(o[12], min_max(k_bf16, false, a, b, false, true, true));
-    EXPECT_EQ(o[13], Half{k_f16, a}.nan() ? (a & 0x7fff) : flushed(k_f16, a) & 0x7fff);
-    EXPECT_EQ(o[14], Half{k_f16, a}.nan() ? (a ^ 0x8000) : flushed(k_f16, a) ^ 0x8000);
+    const bool a_nan = Small{k_f16, a}.nan();
+    EXPECT_EQ(o[13], a_nan ? (a & 0x7fff) : flushed(k_f16, a) & 0x7fff);
+    EXPECT_EQ(o[14], a_nan ? (a ^ 0x8000) : flushed(k_f16, a) ^ 0x8000);
     EXPECT_EQ(o[15], arith(k_f16, Arith::mul, a, b, 0, false, false));
     const std::uint32_t* w = &out32[4 * nf * nf + 8 * t];
     auto pair = [](std::uint32_t lo, std::uint32_t hi) { return lo | hi << 16; };
@@ -461,7 +473,7 @@ TEST(ConformanceReferenceE2E, MinMaxXorsignAndHalfFtz) {
     EXPECT_EQ(w[6], pair(min_max(k_bf16, false, a, b, false, false, true),
                          min_max(k_bf16, false, b, a, false, false, true)));
     auto neg = [](std::uint32_t v) {
-      return Half{k_f16, v}.nan() ? (v ^ 0x8000) : flushed(k_f16, v) ^ 0x8000;
+      return Small{k_f16, v}.nan() ? (v ^ 0x8000) : flushed(k_f16, v) ^ 0x8000;
     };
     EXPECT_EQ(w[7], pair(neg(a), neg(b)));
   }

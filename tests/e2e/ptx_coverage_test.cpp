@@ -60,6 +60,20 @@ TEST(CooperativeGroupsNvrtcE2E, ReduceLabeledPartitionAndSyncthreadsCount) {
   }
 }
 
+// bar.red is a block barrier to the sanitizers as bar.sync is.
+TEST(BarRedE2E, OrdersSharedMemoryForRacecheckAndCountsForSynccheck) {
+  const std::string base = "tests/data/e2e/bar_red_race.cu --backend cpu --grid 1 --block 128 "
+                           "--arg 'out=i32[128]:0' -q ";
+  auto r = run_gpurun(base + "--arg use_barrier=1 --arg divergent=0 --racecheck --synccheck");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  r = run_gpurun(base + "--arg use_barrier=0 --arg divergent=0 --racecheck");
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_NE(r.err.find("read-after-write hazard on shared variable"), std::string::npos) << r.err;
+  r = run_gpurun(base + "--arg use_barrier=1 --arg divergent=1 --synccheck");
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_NE(r.err.find("divergent barrier in kernel 'bar_red_race'"), std::string::npos) << r.err;
+}
+
 TEST(UnsupportedInstructionE2E, OnlyTheKernelThatReachesItIsRefused) {
   auto r = run_gpurun("tests/data/e2e/two_kernels.ptx --kernel runs --backend cpu --grid 1 "
                       "--block 1 --arg 'runs_out=u32[1]:0' --json");

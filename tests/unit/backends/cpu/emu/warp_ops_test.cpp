@@ -182,6 +182,31 @@ TEST(WarpOps, BarRedReducesAPredicateOverTheBlock) {
   }
 }
 
+// Disjoint groups (even and odd lanes, each with its own member mask) execute one collective
+// together, as labeled_partition's tiles do: each group reduces, votes and matches on its own.
+TEST(WarpOps, DisjointMemberMasksAtOneCollective) {
+  auto r = per_thread(R"(
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  selp.b32 %r3, 0x55555555, 0xaaaaaaaa, %p1;
+  redux.sync.max.u32 %r4, %r1, %r3;
+  setp.lt.u32 %p2, %r1, 4;
+  vote.sync.ballot.b32 %r5, %p2, %r3;
+  shr.u32 %r6, %r1, 2;
+  match.any.sync.b32 %r7, %r6, %r3;
+  xor.b32 %r9, %r4, %r5;
+  shl.b32 %r7, %r7, 8;
+  xor.b32 %r9, %r9, %r7;
+)");
+  for (std::uint32_t t = 0; t < 64; ++t) {
+    const std::uint32_t lane = t % 32, odd = lane % 2;
+    const std::uint32_t max = (t / 32) * 32 + 30 + odd;
+    const std::uint32_t ballot = t < 32 ? (odd ? 0x0000000au : 0x00000005u) : 0u;
+    const std::uint32_t same = (odd ? 0xaaaaaaaau : 0x55555555u) & (0xfu << (lane / 4 * 4));
+    EXPECT_EQ(r[t], max ^ ballot ^ (same << 8)) << t;
+  }
+}
+
 // A second read after some work is strictly later (a clock stuck at any value fails).
 TEST(WarpOps, ClockAdvances) {
   auto c = per_thread(R"(
@@ -208,14 +233,26 @@ TEST(WarpOps, EverySpecialRegisterHasItsLaunchValue) {
     const char* name;
     std::uint64_t value;
   };
-  const Want k_want[] = {
-      {"%gridid", 1},          {"%is_explicit_cluster", 0}, {"%clusterid.x", 0},
-      {"%clusterid.z", 0},     {"%nclusterid.x", 3},        {"%nclusterid.y", 2},
-      {"%cluster_ctaid.x", 0}, {"%cluster_nctaid.z", 1},    {"%cluster_ctarank", 0},
-      {"%cluster_nctarank", 1}, {"%total_smem_size", 256},  {"%aggr_smem_size", 1280},
-      {"%dynamic_smem_size", 100}, {"%reserved_smem_offset_cap", 1024}, {"%pm3", 0},
-      {"%pm7_64", 0},          {"%envreg31", 0},            {"%current_graph_exec", 0},
-      {"%nwarpid", 2},         {"%warpid", 0}};
+  const Want k_want[] = {{"%gridid", 1},
+                         {"%is_explicit_cluster", 0},
+                         {"%clusterid.x", 0},
+                         {"%clusterid.z", 0},
+                         {"%nclusterid.x", 3},
+                         {"%nclusterid.y", 2},
+                         {"%cluster_ctaid.x", 0},
+                         {"%cluster_nctaid.z", 1},
+                         {"%cluster_ctarank", 0},
+                         {"%cluster_nctarank", 1},
+                         {"%total_smem_size", 256},
+                         {"%aggr_smem_size", 1280},
+                         {"%dynamic_smem_size", 100},
+                         {"%reserved_smem_offset_cap", 1024},
+                         {"%pm3", 0},
+                         {"%pm7_64", 0},
+                         {"%envreg31", 0},
+                         {"%current_graph_exec", 0},
+                         {"%nwarpid", 2},
+                         {"%warpid", 0}};
   std::string body;
   int offset = 0;
   for (const Want& w : k_want) {
