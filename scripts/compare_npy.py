@@ -17,6 +17,12 @@ for name in files:
         sys.exit(1)
     if a.tobytes() != b.tobytes():
         diff = np.flatnonzero(a.view(np.uint8) != b.view(np.uint8))
-        print(f"{name}: differs at byte {diff[0]} ({len(diff)} bytes differ)")
+        # the elements, as bit patterns, so that a NaN payload or a -0 shows
+        bits = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]
+        ea, eb = a.reshape(-1).view(bits), b.reshape(-1).view(bits)
+        elems = np.flatnonzero(ea != eb)
+        first = elems[0]
+        print(f"{name}: differs at byte {diff[0]} ({len(diff)} bytes, {len(elems)} elements "
+              f"differ; element {first}: {int(ea[first]):#x} vs {int(eb[first]):#x})")
         sys.exit(1)
 print(f"{len(files)} buffers identical")

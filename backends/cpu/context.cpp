@@ -141,6 +141,8 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   if (!function)
     throw device_error("launch: the function does not belong to the cpu backend");
   const emu::DecodedFunction& kernel = function->decoded();
+  if (!kernel.cannot_run.empty())
+    throw device_error(kernel.cannot_run);
   const auto& params = fn.params();
   if (args.values.size() != params.size())
     throw usage_error(fmt::format("kernel '{}' takes {} parameters, {} given", fn.name(),
@@ -161,6 +163,7 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   state->grid = config.grid;
   state->block = config.block;
   state->dynamic_shared = config.shared_bytes;
+  state->grid_id = ++m_launches;
   state->memcheck = m_settings.memcheck;
   state->racecheck = m_settings.racecheck;
   state->initcheck = m_settings.initcheck;

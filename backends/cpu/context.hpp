@@ -60,6 +60,7 @@ private:
   std::vector<std::string> m_warnings;
   // The launch in flight, for launch_progress() on another thread.
   std::atomic<std::uint64_t> m_blocks_done{0};
+  std::uint64_t m_launches = 0; ///< launches so far: the next one's %gridid
   std::atomic<std::uint64_t> m_blocks{0};
   std::atomic<std::chrono::steady_clock::rep> m_launch_start{0};
 };

@@ -142,7 +142,8 @@ TEST(RunE2E, CompileCacheHitsOnTheSecondRun) {
   auto info = run_shell(env + gpurun_bin() + " cache info");
   EXPECT_NE(info.out.find("entries: 1"), std::string::npos) << info.out;
   EXPECT_NE(info.out.find(" KiB\n"), std::string::npos) << info.out;
-  const auto info_json = nlohmann::json::parse(run_shell(env + gpurun_bin() + " cache info --json").out);
+  const auto info_json =
+      nlohmann::json::parse(run_shell(env + gpurun_bin() + " cache info --json").out);
   EXPECT_EQ(info_json.at("entries"), 1);
   EXPECT_GT(info_json.at("bytes").get<std::uint64_t>(), 1000u);
   auto cleared = run_shell(env + gpurun_bin() + " cache clear");
@@ -207,8 +208,8 @@ namespace {
 // The kernels the GPU conformance check compares bit for bit between cuda and cpu: on the CPU
 // backend they must run clean under memcheck.
 TEST(RunE2E, ConformanceKernelsRunCleanUnderMemcheck) {
-  for (const char* spec :
-       {"numeric_edges", "matmul_tiled", "warp_reduce", "histogram", "transpose", "half_math"}) {
+  for (const char* spec : {"numeric_edges", "matmul_tiled", "warp_reduce", "histogram", "transpose",
+                           "half_math", "block_collectives", "minmax_ftz", "convert_modifiers"}) {
     auto r = run_gpurun(std::string("tests/data/conformance/") + spec +
                         ".json --backend cpu --memcheck --no-cache -q");
     EXPECT_EQ(r.exit_code, 0) << spec << "\n" << r.out << r.err;

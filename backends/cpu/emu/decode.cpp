@@ -89,6 +89,124 @@ void Decoder::layout_module_variables() {
 
 // ---- functions ---------------------------------------------------------------------------------
 
+Inst Decoder::decode_instruction(const ptx::Instruction& in, FunctionOperands& od,
+                                 std::size_t index,
+                                 const std::unordered_map<std::string, std::uint32_t>& labels) {
+  DecodedFunction& df = m_program.functions[index];
+  Inst out;
+  out.line = in.line;
+  out.source_file = in.source_file;
+  out.source_line = in.source_line;
+  if (!in.guard.empty()) {
+    out.guard = od.pred_src(register_operand(in.guard), nullptr);
+    out.guard_negated = in.guard_negated;
+  }
+  Modifiers mods(in.modifiers);
+  const std::string& op = in.opcode;
+  if (op == "bra" || op == "brx") {
+    if (op == "brx")
+      throw_unsupported(in);
+    (void)mods.take("uni");
+    if (in.operands.size() != 1 || in.operands[0].kind != ptx::Operand::Kind::symbol)
+      throw_unsupported(in, "branch target");
+    auto it = labels.find(in.operands[0].name);
+    if (it == labels.end())
+      throw device_error(
+          fmt::format("PTX line {}: unknown label '{}'", in.line, in.operands[0].name));
+    out.control = Control::bra;
+    out.target = it->second;
+  } else if (op == "call") {
+    (void)mods.take("uni");
+    if (in.operands.size() != 3 || in.operands[1].kind != ptx::Operand::Kind::symbol)
+      throw_unsupported(in, "indirect call");
+    auto callee = m_function_index.find(in.operands[1].name);
+    if (callee == m_function_index.end())
+      throw device_error(fmt::format("PTX line {}: call to unknown function '{}'", in.line,
+                                     in.operands[1].name));
+    CallSite site;
+    site.callee = callee->second;
+    for (const auto& r : in.operands[0].elements)
+      site.rets.push_back(od.frame_var(r.name));
+    for (const auto& a : in.operands[2].elements) {
+      if (a.kind != ptx::Operand::Kind::symbol)
+        throw_unsupported(in, "call argument that is not a .param");
+      site.args.push_back(od.frame_var(a.name));
+    }
+    const DecodedFunction& target = m_program.functions[site.callee];
+    const bool heap = target.is_malloc || target.is_free;
+    if (!target.is_vprintf && !heap && !m_module.functions[site.callee].has_body)
+      throw UnsupportedInstruction(fmt::format("PTX line {}: call to external function '{}', "
+                                               "which the emulator does not provide",
+                                               in.line, target.name));
+    out.control = target.is_vprintf ? Control::vprintf
+                  : heap            ? Control::heap_call
+                                    : Control::call;
+    out.imm = df.frame_bytes; // the callee's frame starts after the caller's
+    out.target = site.callee;
+    out.aux = static_cast<std::uint32_t>(m_program.call_sites.size());
+    m_program.call_sites.push_back(std::move(site));
+    m_callees[index].insert(out.target);
+    if (heap) { // device_heap_call: 1 malloc, 2 free
+      out.target = target.is_malloc ? 1 : 2;
+      m_program.uses_heap = true;
+    }
+  } else if (op == "ret") {
+    (void)mods.take("uni");
+    out.control = Control::ret;
+  } else if (op == "exit") {
+    out.control = Control::exit;
+  } else if (op == "trap") {
+    out.control = Control::trap;
+  } else if ((op == "bar" || op == "barrier") &&
+             std::find(in.modifiers.begin(), in.modifiers.end(), "warp") == in.modifiers.end()) {
+    bool arrive = mods.take("arrive");
+    // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c: a bar.sync
+    // that also reduces c over the threads that arrive.
+    bool red = !arrive && mods.take("red");
+    if (!arrive && !red && !mods.take("sync"))
+      throw_unsupported(in);
+    (void)mods.take("aligned");
+    (void)mods.take("cta");
+    out.control = arrive ? Control::bar_arrive : Control::bar_sync;
+    auto ops = in.operands;
+    if (red) {
+      const auto kind = mods.take_any({"popc", "and", "or"});
+      const auto types = mods.take_types();
+      const Type want = kind == "popc" ? Type::u32 : Type::pred;
+      if (kind.empty() || types.size() != 1 || types[0] != want || ops.size() < 3 ||
+          ops.size() > 4)
+        throw_unsupported(in);
+      out.aux = kind == "popc" ? kBarRedPopc : kind == "and" ? kBarRedAnd : kBarRedOr;
+      out.d = kind == "popc" ? od.dst(ops.front()) : od.pred_dst(ops.front());
+      bool neg = false;
+      out.c = od.pred_src(ops.back(), &neg);
+      if (neg)
+        out.flags |= kNegC;
+      ops = std::vector<ptx::Operand>(ops.begin() + 1, ops.end() - 1);
+    }
+    if (ops.size() > 2 || (arrive && ops.size() != 2))
+      throw_unsupported(in, "operand count");
+    if (!ops.empty())
+      out.a = od.src(ops[0], Type::u32);
+    if (ops.size() == 2)
+      out.b = od.src(ops[1], Type::u32);
+  } else if (in.operands.empty() && in.opcode != "membar" && in.opcode != "fence") {
+    // Every other instruction has a destination or an address; the selectors below take
+    // their first operand for granted.
+    throw_unsupported(in, "operand count");
+  } else if (!(select_fp8_convert(in, mods, od, out) || select_integer_ext(in, mods, od, out) ||
+               select_packed(in, mods, od, out) ||
+               select_integer(in, mods, od, out) || select_float(in, mods, od, out) ||
+               select_compare(in, mods, od, out) || select_convert(in, mods, od, out) ||
+               select_memory(in, mods, od, out) || select_atomic(in, mods, od, out) ||
+               select_bits(in, mods, od, out) || select_warp(in, mods, od, out))) {
+    throw_unsupported(in);
+  }
+  if (!mods.leftover().empty())
+    throw_unsupported(in);
+  return out;
+}
+
 void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
   DecodedFunction& df = m_program.functions[index];
   FunctionOperands od(*this, fn, df);
@@ -118,115 +236,17 @@ void Decoder::decode_function(const ptx::Function& fn, std::size_t index) {
     od.current = &in;
     od.pending_patch.clear();
     Inst out;
-    out.line = in.line;
-    out.source_file = in.source_file;
-    out.source_line = in.source_line;
-    if (!in.guard.empty()) {
-      out.guard = od.pred_src(register_operand(in.guard), nullptr);
-      out.guard_negated = in.guard_negated;
-    }
-    Modifiers mods(in.modifiers);
-    const std::string& op = in.opcode;
-    if (op == "bra" || op == "brx") {
-      if (op == "brx")
-        throw_unsupported(in);
-      (void)mods.take("uni");
-      if (in.operands.size() != 1 || in.operands[0].kind != ptx::Operand::Kind::symbol)
-        throw_unsupported(in, "branch target");
-      auto it = labels.find(in.operands[0].name);
-      if (it == labels.end())
-        throw device_error(
-            fmt::format("PTX line {}: unknown label '{}'", in.line, in.operands[0].name));
-      out.control = Control::bra;
-      out.target = it->second;
-    } else if (op == "call") {
-      (void)mods.take("uni");
-      if (in.operands.size() != 3 || in.operands[1].kind != ptx::Operand::Kind::symbol)
-        throw_unsupported(in, "indirect call");
-      auto callee = m_function_index.find(in.operands[1].name);
-      if (callee == m_function_index.end())
-        throw device_error(fmt::format("PTX line {}: call to unknown function '{}'", in.line,
-                                       in.operands[1].name));
-      CallSite site;
-      site.callee = callee->second;
-      for (const auto& r : in.operands[0].elements)
-        site.rets.push_back(od.frame_var(r.name));
-      for (const auto& a : in.operands[2].elements) {
-        if (a.kind != ptx::Operand::Kind::symbol)
-          throw_unsupported(in, "call argument that is not a .param");
-        site.args.push_back(od.frame_var(a.name));
-      }
-      const DecodedFunction& target = m_program.functions[site.callee];
-      const bool heap = target.is_malloc || target.is_free;
-      if (!target.is_vprintf && !heap && !m_module.functions[site.callee].has_body)
-        throw device_error(fmt::format("PTX line {}: call to external function '{}', which the "
-                                       "emulator does not provide",
-                                       in.line, target.name));
-      out.control = target.is_vprintf ? Control::vprintf
-                    : heap            ? Control::heap_call
-                                      : Control::call;
-      out.imm = df.frame_bytes; // the callee's frame starts after the caller's
-      out.target = site.callee;
-      out.aux = static_cast<std::uint32_t>(m_program.call_sites.size());
-      m_program.call_sites.push_back(std::move(site));
-      m_callees[index].insert(out.target);
-      if (heap) { // device_heap_call: 1 malloc, 2 free
-        out.target = target.is_malloc ? 1 : 2;
-        m_program.uses_heap = true;
-      }
-    } else if (op == "ret") {
-      (void)mods.take("uni");
-      out.control = Control::ret;
-    } else if (op == "exit") {
-      out.control = Control::exit;
-    } else if (op == "trap") {
+    try {
+      out = decode_instruction(in, od, index, labels);
+    } catch (const UnsupportedInstruction& e) {
+      // Recorded, not thrown: only the kernels that can reach this function are refused.
+      if (df.unsupported.empty())
+        df.unsupported = e.what();
+      out = Inst{};
       out.control = Control::trap;
-    } else if ((op == "bar" || op == "barrier") &&
-               std::find(in.modifiers.begin(), in.modifiers.end(), "warp") == in.modifiers.end()) {
-      bool arrive = mods.take("arrive");
-      // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c: a bar.sync
-      // that also reduces c over the threads that arrive.
-      bool red = !arrive && mods.take("red");
-      if (!arrive && !red && !mods.take("sync"))
-        throw_unsupported(in);
-      (void)mods.take("aligned");
-      (void)mods.take("cta");
-      out.control = arrive ? Control::bar_arrive : Control::bar_sync;
-      auto ops = in.operands;
-      if (red) {
-        const auto kind = mods.take_any({"popc", "and", "or"});
-        const auto types = mods.take_types();
-        const Type want = kind == "popc" ? Type::u32 : Type::pred;
-        if (kind.empty() || types.size() != 1 || types[0] != want || ops.size() < 3 ||
-            ops.size() > 4)
-          throw_unsupported(in);
-        out.aux = kind == "popc" ? kBarRedPopc : kind == "and" ? kBarRedAnd : kBarRedOr;
-        out.d = kind == "popc" ? od.dst(ops.front()) : od.pred_dst(ops.front());
-        bool neg = false;
-        out.c = od.pred_src(ops.back(), &neg);
-        if (neg)
-          out.flags |= kNegC;
-        ops = std::vector<ptx::Operand>(ops.begin() + 1, ops.end() - 1);
-      }
-      if (ops.size() > 2 || (arrive && ops.size() != 2))
-        throw_unsupported(in, "operand count");
-      if (!ops.empty())
-        out.a = od.src(ops[0], Type::u32);
-      if (ops.size() == 2)
-        out.b = od.src(ops[1], Type::u32);
-    } else if (in.operands.empty() && in.opcode != "membar" && in.opcode != "fence") {
-      // Every other instruction has a destination or an address; the selectors below take
-      // their first operand for granted.
-      throw_unsupported(in, "operand count");
-    } else if (!(select_integer_ext(in, mods, od, out) || select_packed(in, mods, od, out) ||
-                 select_integer(in, mods, od, out) || select_float(in, mods, od, out) ||
-                 select_compare(in, mods, od, out) || select_convert(in, mods, od, out) ||
-                 select_memory(in, mods, od, out) || select_atomic(in, mods, od, out) ||
-                 select_bits(in, mods, od, out) || select_warp(in, mods, od, out))) {
-      throw_unsupported(in);
+      out.line = in.line;
+      od.pending_patch.clear();
     }
-    if (!mods.leftover().empty())
-      throw_unsupported(in);
     if (!od.pending_patch.empty())
       m_program.address_patches.emplace_back(static_cast<std::uint32_t>(m_program.code.size()),
                                              od.pending_patch);
@@ -304,6 +324,36 @@ void Decoder::compute_stack() {
     need = std::max(need, kRecursiveStackBytes);
   }
   m_program.local_bytes_per_thread = align_up(need, 16);
+}
+
+void Decoder::mark_kernels_that_cannot_run() {
+  // Each kernel's call graph, from its entry, in call order: the first unsupported instruction
+  // it can reach is the one its launch reports.
+  const std::size_t n = m_program.functions.size();
+  for (std::uint32_t entry = 0; entry < n; ++entry) {
+    DecodedFunction& kernel = m_program.functions[entry];
+    if (!kernel.is_entry)
+      continue;
+    std::vector<bool> seen(n, false);
+    std::vector<std::uint32_t> todo{entry};
+    seen[entry] = true;
+    for (std::size_t i = 0; i < todo.size() && kernel.cannot_run.empty(); ++i) {
+      const DecodedFunction& f = m_program.functions[todo[i]];
+      if (!f.unsupported.empty()) {
+        kernel.cannot_run =
+            f.name == kernel.name
+                ? fmt::format("kernel '{}': {}", kernel.name, f.unsupported)
+                : fmt::format("kernel '{}': {}, in function '{}' that the kernel can call",
+                              kernel.name, f.unsupported, f.name);
+        break;
+      }
+      for (std::uint32_t c : m_callees[todo[i]])
+        if (!seen[c]) {
+          seen[c] = true;
+          todo.push_back(c);
+        }
+    }
+  }
 }
 
 } // namespace detail

@@ -5,8 +5,10 @@
 
 namespace gpurun::emu {
 
-/// Throws Error(device) "unsupported PTX instruction 'op.mods' at line N" for anything the
-/// interpreter cannot execute exactly.
+/// An instruction the interpreter cannot execute exactly is decoded as a trap and recorded in its
+/// function (`unsupported`) and in every kernel that can reach it (`cannot_run`: "kernel 'k':
+/// unsupported PTX instruction 'op.mods' at line N"), which the launch of that kernel reports.
+/// Malformed PTX (an unknown label, an undeclared register) throws Error(device).
 [[nodiscard]] Program decode(const ptx::Module& module);
 
 } // namespace gpurun::emu

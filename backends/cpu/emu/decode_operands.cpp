@@ -33,8 +33,61 @@ const std::map<std::string, Special, std::less<>>& special_names() {
       {"%lanemask_gt", Special::lanemask_gt},
       {"%lanemask_ge", Special::lanemask_ge},
       {"WARP_SZ", Special::warpsize},
+      {"%gridid", Special::gridid},
+      {"%is_explicit_cluster", Special::is_explicit_cluster},
+      {"%clusterid.x", Special::clusterid_x},
+      {"%clusterid.y", Special::clusterid_y},
+      {"%clusterid.z", Special::clusterid_z},
+      {"%nclusterid.x", Special::nclusterid_x},
+      {"%nclusterid.y", Special::nclusterid_y},
+      {"%nclusterid.z", Special::nclusterid_z},
+      {"%cluster_ctaid.x", Special::cluster_ctaid_x},
+      {"%cluster_ctaid.y", Special::cluster_ctaid_y},
+      {"%cluster_ctaid.z", Special::cluster_ctaid_z},
+      {"%cluster_nctaid.x", Special::cluster_nctaid_x},
+      {"%cluster_nctaid.y", Special::cluster_nctaid_y},
+      {"%cluster_nctaid.z", Special::cluster_nctaid_z},
+      {"%cluster_ctarank", Special::cluster_ctarank},
+      {"%cluster_nctarank", Special::cluster_nctarank},
+      {"%total_smem_size", Special::total_smem_size},
+      {"%aggr_smem_size", Special::aggr_smem_size},
+      {"%dynamic_smem_size", Special::dynamic_smem_size},
+      {"%reserved_smem_offset_begin", Special::reserved_smem_begin},
+      {"%reserved_smem_offset_end", Special::reserved_smem_end},
+      {"%reserved_smem_offset_cap", Special::reserved_smem_cap},
+      {"%reserved_smem_offset_0", Special::reserved_smem_0},
+      {"%reserved_smem_offset_1", Special::reserved_smem_1},
+      {"%current_graph_exec", Special::zero},
   };
   return names;
+}
+
+// %pm0 … %pm7, %pm0_64 … %pm7_64 (performance counters) and %envreg0 … %envreg31 (driver values).
+bool is_zero_special(std::string_view name) {
+  auto number_below = [](std::string_view digits, int limit) {
+    if (digits.empty() || digits.size() > 2 || (digits.size() > 1 && digits[0] == '0'))
+      return false;
+    int v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9')
+        return false;
+      v = v * 10 + (c - '0');
+    }
+    return v < limit;
+  };
+  if (name.starts_with("%envreg"))
+    return number_below(name.substr(7), 32);
+  if (!name.starts_with("%pm"))
+    return false;
+  name.remove_prefix(3);
+  if (name.ends_with("_64"))
+    name.remove_suffix(3);
+  return number_below(name, 8);
+}
+
+bool is_reserved_shared(Special s) {
+  return s == Special::reserved_smem_begin || s == Special::reserved_smem_end ||
+         s == Special::reserved_smem_0 || s == Special::reserved_smem_1;
 }
 
 } // namespace
@@ -126,9 +179,13 @@ std::uint32_t FunctionOperands::src(const ptx::Operand& op, Type type) {
     return r.index;
   }
   case K::special: {
+    if (is_zero_special(op.name))
+      return m_d.special(Special::zero);
     auto it = special_names().find(op.name);
     if (it == special_names().end())
       throw_unsupported(*current, "special register " + op.name);
+    if (is_reserved_shared(it->second))
+      m_d.program().uses_reserved_shared = true;
     return m_d.special(it->second);
   }
   case K::imm_int: {
@@ -220,7 +277,7 @@ void FunctionOperands::address(const ptx::Operand& op, Inst& inst) {
   inst.a = kNoReg;
   if (op.name.empty())
     return;
-  if (op.name[0] == '%' && m_regs.count(op.name)) {
+  if (m_regs.count(op.name)) {
     inst.a = dst(register_operand(op.name));
     return;
   }

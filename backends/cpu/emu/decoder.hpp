@@ -11,6 +11,7 @@
 #include "backends/cpu/emu/program.hpp"
 #include "backends/cpu/emu/types.hpp"
 #include "backends/cpu/ptx/ast.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::emu {
 
@@ -54,9 +55,21 @@ public:
   [[nodiscard]] virtual std::string dynamic_special(const ptx::Operand& op) = 0;
 };
 
+/// An instruction (or a form of one) the emulator does not implement. The decoder records it
+/// against the function it is in: only a kernel that can reach that function fails, when it is
+/// launched, so one such instruction does not stop the other kernels of the module.
+class UnsupportedInstruction : public Error {
+public:
+  explicit UnsupportedInstruction(const std::string& message) : Error(ExitCode::device, message) {}
+};
+
+/// Throws UnsupportedInstruction "unsupported PTX instruction 'op.mods' at line N (why)".
 [[noreturn]] void throw_unsupported(const ptx::Instruction& in, std::string_view why = {});
 
 /// Selectors by family; each returns false when the opcode is not its own.
+/// cvt to and from the FP8 pairs .e4m3x2/.e5m2x2 (checked before select_packed).
+bool select_fp8_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
+                        Inst& out);
 /// Carry chains, mul24/mad24, dp4a/dp2a (checked before select_integer).
 bool select_integer_ext(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 /// f16x2/bf16x2 packed arithmetic and cvt.f16x2.f32 (checked before select_float).

@@ -17,6 +17,12 @@ namespace gpurun::emu {
 namespace {
 
 constexpr std::uint32_t kCancelInterval = 4096;
+// Instructions a warp runs before the other warps of its block get a turn, so that a warp
+// spinning on shared memory (cooperative groups' multi-warp barriers) lets the warps it waits
+// for arrive. Counted per turn, so the interleaving is the same on every run.
+constexpr std::uint32_t kWarpTurn = 1u << 16;
+// Unused bytes between the block's shared memory and the reserved region (memcheck).
+constexpr std::size_t kReservedRedzone = 256;
 
 std::string location(const LaunchState& launch, const Block& b, const Warp& w, int lane,
                      const Inst& in) {
@@ -55,9 +61,19 @@ Interpreter::Interpreter(LaunchState& launch, int worker)
     shared =
         (shared + m_program.shared_align - 1) / m_program.shared_align * m_program.shared_align +
         launch.dynamic_shared;
+  m_shared_vars = m_program.shared_variables;
+  if (m_program.uses_reserved_shared) {
+    // The driver's reserved region lies before the block's own shared memory on a GPU; here it
+    // follows it, past a redzone, so the kernel's own shared addresses stay where they were.
+    m_reserved_shared = (shared + kReservedRedzone + kSharedAllocationUnit - 1) /
+                        kSharedAllocationUnit * kSharedAllocationUnit;
+    shared = m_reserved_shared + kReservedSharedBytes;
+    m_shared_vars.push_back(SharedVariable{"reserved shared memory",
+                                           static_cast<std::uint32_t>(m_reserved_shared),
+                                           kReservedSharedBytes, false});
+  }
   m_shared.assign(shared, std::byte{0});
   m_local.assign(warps * kWarpSize * m_program.local_bytes_per_thread, std::byte{0});
-  m_shared_vars = m_program.shared_variables;
   for (auto& v : m_shared_vars)
     if (v.dynamic)
       v.size = static_cast<std::uint32_t>(launch.dynamic_shared);
@@ -173,6 +189,66 @@ void Interpreter::start_block(Dim3 index) {
         case Special::warpsize:
           v = kWarpSize;
           break;
+        case Special::gridid:
+          v = L.grid_id;
+          break;
+        case Special::is_explicit_cluster:
+        case Special::cluster_ctaid_x:
+        case Special::cluster_ctaid_y:
+        case Special::cluster_ctaid_z:
+        case Special::cluster_ctarank:
+        case Special::zero:
+          v = 0;
+          break;
+        case Special::clusterid_x:
+          v = index.x;
+          break;
+        case Special::clusterid_y:
+          v = index.y;
+          break;
+        case Special::clusterid_z:
+          v = index.z;
+          break;
+        case Special::nclusterid_x:
+          v = L.grid.x;
+          break;
+        case Special::nclusterid_y:
+          v = L.grid.y;
+          break;
+        case Special::nclusterid_z:
+          v = L.grid.z;
+          break;
+        case Special::cluster_nctaid_x:
+        case Special::cluster_nctaid_y:
+        case Special::cluster_nctaid_z:
+        case Special::cluster_nctarank:
+          v = 1;
+          break;
+        case Special::total_smem_size:
+        case Special::aggr_smem_size:
+          // Static and dynamic shared memory as the kernel's attributes report them, in
+          // allocation units; the aggregate adds the reserved region.
+          v = (m_program.static_shared_bytes + L.dynamic_shared + kSharedAllocationUnit - 1) /
+              kSharedAllocationUnit * kSharedAllocationUnit;
+          if (s == Special::aggr_smem_size)
+            v += kReservedSharedBytes;
+          break;
+        case Special::dynamic_smem_size:
+          v = L.dynamic_shared;
+          break;
+        case Special::reserved_smem_begin:
+        case Special::reserved_smem_0:
+          v = kSharedBase + m_reserved_shared;
+          break;
+        case Special::reserved_smem_1:
+          v = kSharedBase + m_reserved_shared + kReservedSharedSecondOffset;
+          break;
+        case Special::reserved_smem_end:
+          v = kSharedBase + m_reserved_shared + kReservedSharedBytes;
+          break;
+        case Special::reserved_smem_cap:
+          v = kReservedSharedBytes;
+          break;
         }
         d[l] = v;
       }
@@ -238,8 +314,15 @@ void Interpreter::run_block(Dim3 index) {
 void Interpreter::run_warp(Warp& w) {
   const Inst* code = m_program.code.data();
   std::uint64_t warp_count = 0, lane_count = 0;
+  std::uint32_t turn = kWarpTurn;
+  const bool others = m_block.warps.size() > 1;
   try {
     while (w.group) {
+      if (--turn == 0) [[unlikely]] {
+        if (others)
+          break; // run_block comes back to this warp at w.pc
+        turn = kWarpTurn;
+      }
       const Inst& in = code[w.pc];
       std::uint32_t exec = w.group;
       if (in.guard != kNoReg) {

@@ -52,6 +52,7 @@ private:
   std::vector<std::uint32_t> m_preds;
   std::vector<std::byte> m_shared;
   std::vector<SharedVariable> m_shared_vars;
+  std::size_t m_reserved_shared = 0; ///< offset of the reserved region (uses_reserved_shared)
   std::vector<std::byte> m_local;
   std::unique_ptr<BlockShadow> m_shadow;
   std::uint32_t m_last_barrier_pc = 0; ///< the last block-wide bar.sync (synccheck)

@@ -53,8 +53,9 @@ void throw_unsupported(const ptx::Instruction& in, std::string_view why) {
   std::string text = in.opcode;
   for (const auto& m : in.modifiers)
     text += "." + m;
-  throw device_error(fmt::format("unsupported PTX instruction '{}' at line {}{}", text, in.line,
-                                 why.empty() ? "" : fmt::format(" ({})", why)));
+  throw UnsupportedInstruction(fmt::format("unsupported PTX instruction '{}' at line {}{}", text,
+                                           in.line,
+                                           why.empty() ? "" : fmt::format(" ({})", why)));
 }
 
 } // namespace gpurun::emu

@@ -59,6 +59,8 @@ struct CvtMode {
   bool ftz = false;
   bool sat = false;
   bool integral = false;
+  bool relu = false;      ///< f16/bf16 destination: see relu()
+  bool satfinite = false; ///< f16/bf16 destination: see satfinite()
 };
 
 /// min/max: `.NaN` makes any NaN input produce the canonical NaN instead of the other operand.
@@ -156,6 +158,21 @@ inline constexpr std::uint16_t canonical_nan_bf16 = 0x7fffu;
 [[nodiscard]] inline Half saturate(Half h) noexcept;
 [[nodiscard]] inline BFloat16 saturate(BFloat16 h) noexcept;
 
+/// cvt's .relu on an f16/bf16 result: negative (-0 included) -> +0, NaN -> canonical NaN.
+template <class H> [[nodiscard]] inline H relu(H h) noexcept;
+/// cvt's .satfinite on an f16/bf16 result: an infinity -> the largest finite value of its sign,
+/// NaN -> canonical NaN.
+template <class H> [[nodiscard]] inline H satfinite(H h) noexcept;
+
+/// The FP8 element formats of cvt's .e4m3x2 and .e5m2x2.
+enum class Fp8 : std::uint8_t { e4m3, e5m2 };
+/// cvt.rn.satfinite{.relu} to FP8 from an exact value (f32 or f16 widened): round to nearest
+/// even, magnitudes beyond the largest finite value (infinities too) -> the largest, NaN -> 0x7f;
+/// with `relu` negative values -> +0.
+[[nodiscard]] inline std::uint8_t to_fp8(double v, Fp8 f, bool relu) noexcept;
+/// cvt.rn{.relu}.f16x2.e4m3x2/.e5m2x2 for one element: exact; NaN -> canonical f16 NaN.
+[[nodiscard]] inline Half fp8_to_f16(std::uint8_t v, Fp8 f, bool relu) noexcept;
+
 /// Integer -> float with exact rounding in every mode (I is any 8..64-bit integer type).
 template <class I> [[nodiscard]] inline float int_to_f32(I v, Round r) noexcept;
 template <class I> [[nodiscard]] inline double int_to_f64(I v, Round r) noexcept;
@@ -195,6 +212,10 @@ template <class F>
 template <class F>
 [[nodiscard]] inline F fmax(F a, F b, bool ftz = false, NanMode n = NanMode::ignore) noexcept;
 
+/// min/max.xorsign.abs: the min/max of |a| and |b| (by fmin/fmax's rules) with the sign
+/// bit a XOR b; a NaN result is the canonical NaN, the modifiers do not apply to it.
+template <class F>
+[[nodiscard]] inline F minmax_xorsign_abs(F a, F b, bool max, bool ftz, NanMode n) noexcept;
 /// abs/neg are bit operations (NaN payload kept); with `ftz` a subnormal input becomes ±0 first.
 template <class F> [[nodiscard]] inline F fabs(F a, bool ftz = false) noexcept;
 template <class F> [[nodiscard]] inline F fneg(F a, bool ftz = false) noexcept;
@@ -319,3 +340,4 @@ template <class T> [[nodiscard]] inline bool compare(Cmp op, T a, T b) noexcept;
 #include "backends/cpu/emu/detail/numeric_cvt.hpp"
 #include "backends/cpu/emu/detail/numeric_float.hpp"
 #include "backends/cpu/emu/detail/numeric_int.hpp"
+#include "backends/cpu/emu/detail/numeric_fp8.hpp"

@@ -1,6 +1,5 @@
-// Floating-point arithmetic: f32/f64 through numeric.hpp with the instruction's rounding and
-// flush modes as compile-time constants; f16/bf16 computed in f64 (exact for add/sub/mul) and
-// rounded once.
+// Floating-point arithmetic: f32/f64/f16/bf16 through numeric.hpp with the instruction's rounding
+// and flush modes as compile-time constants; min/max with .NaN and .xorsign.abs.
 #include <cmath>
 
 #include "backends/cpu/emu/decoder.hpp"
@@ -35,11 +34,13 @@ template <class F, nm::FpMode M> struct FSqrt {
 template <class F, nm::FpMode M> struct FRcp {
   F operator()(F a) const { return nm::rcp(a, M); }
 };
-template <class F, bool Ftz, nm::NanMode N> struct FMin {
-  F operator()(F a, F b) const { return nm::fmin(a, b, Ftz, N); }
-};
-template <class F, bool Ftz, nm::NanMode N> struct FMax {
-  F operator()(F a, F b) const { return nm::fmax(a, b, Ftz, N); }
+template <class F, bool Max, bool Ftz, nm::NanMode N, bool Xorsign> struct FMinMax {
+  F operator()(F a, F b) const {
+    if constexpr (Xorsign)
+      return nm::minmax_xorsign_abs(a, b, Max, Ftz, N);
+    else
+      return Max ? nm::fmax(a, b, Ftz, N) : nm::fmin(a, b, Ftz, N);
+  }
 };
 template <class F, bool Ftz> struct FAbs {
   F operator()(F a) const { return nm::fabs(a, Ftz); }
@@ -95,51 +96,6 @@ template <bool Ftz> struct DivFull {
   float operator()(float a, float b) const { return nm::div_full(a, b, Ftz); }
 };
 
-// Half precision: widen, compute in double, round once.
-template <class H> double widen(H h) {
-  if constexpr (std::is_same_v<H, Half>)
-    return nm::f16_to_f64(h);
-  else
-    return nm::bf16_to_f64(h);
-}
-template <class H> H narrow(double d, nm::Round r) {
-  if constexpr (std::is_same_v<H, Half>)
-    return nm::f64_to_f16(d, r);
-  else
-    return nm::f64_to_bf16(d, r);
-}
-template <class H, nm::FpMode M, int Op> struct HBin {
-  H operator()(H a, H b) const {
-    double x = widen(a), y = widen(b);
-    double r = Op == 0 ? x + y : Op == 1 ? x - y : Op == 2 ? x * y : 0.0;
-    if (Op == 3)
-      r = x < y || (x == y && std::signbit(x)) ? x : y;
-    if (Op == 4)
-      r = x > y || (x == y && !std::signbit(x)) ? x : y;
-    if (Op >= 3 && std::isnan(x))
-      r = y;
-    if (Op >= 3 && std::isnan(y))
-      r = x;
-    H h = narrow<H>(r, M.round);
-    if constexpr (M.sat) {
-      if constexpr (std::is_same_v<H, Half>)
-        h = nm::saturate(h);
-    }
-    return h;
-  }
-};
-template <class H, nm::FpMode M> struct HFma {
-  H operator()(H a, H b, H c) const {
-    return narrow<H>(std::fma(widen(a), widen(b), widen(c)), M.round);
-  }
-};
-template <class H> struct HNeg {
-  H operator()(H a) const { return H{static_cast<std::uint16_t>(a.bits ^ 0x8000)}; }
-};
-template <class H> struct HAbs {
-  H operator()(H a) const { return H{static_cast<std::uint16_t>(a.bits & 0x7fff)}; }
-};
-
 template <template <class, nm::FpMode> class Op, class F, int Arity, nm::FpMode M>
 Handler arity_handler() {
   if constexpr (Arity == 1)
@@ -170,17 +126,22 @@ Handler by_mode(nm::Round r, bool ftz, bool sat) {
   return nullptr;
 }
 
-template <class H, int Op> Handler half_bin(nm::Round r, bool sat) {
-#define GPURUN_MODE(R)                                                                             \
-  if (r == nm::Round::R)                                                                           \
-    return sat ? &binary_op<H, H, HBin<H, nm::FpMode{nm::Round::R, false, true}, Op>>              \
-               : &binary_op<H, H, HBin<H, nm::FpMode{nm::Round::R, false, false}, Op>>;
-  GPURUN_MODE(rn)
-  GPURUN_MODE(rz)
-  GPURUN_MODE(rm)
-  GPURUN_MODE(rp)
-#undef GPURUN_MODE
-  return nullptr;
+// min/max{.ftz}{.NaN}{.xorsign.abs}.
+template <class F> Handler min_max(bool max, bool ftz, bool nan, bool xorsign) {
+  using NM = nm::NanMode;
+  auto pick = [&]<bool Max, bool Ftz, bool Xor>() -> Handler {
+    return nan ? &binary_op<F, F, FMinMax<F, Max, Ftz, NM::propagate, Xor>>
+               : &binary_op<F, F, FMinMax<F, Max, Ftz, NM::ignore, Xor>>;
+  };
+  auto by_ftz = [&]<bool Max, bool Xor>() -> Handler {
+    return ftz ? pick.template operator()<Max, true, Xor>()
+               : pick.template operator()<Max, false, Xor>();
+  };
+  if (xorsign)
+    return max ? by_ftz.template operator()<true, true>()
+               : by_ftz.template operator()<false, true>();
+  return max ? by_ftz.template operator()<true, false>()
+             : by_ftz.template operator()<false, false>();
 }
 
 } // namespace
@@ -203,6 +164,8 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
   bool ftz = m.take("ftz");
   bool sat = m.take("sat");
   bool nan = m.take("NaN");
+  bool xorsign = m.take("xorsign");
+  bool abs_mod = m.take("abs");
   auto types = m.take_types();
   if (types.size() != 1 || !is_float(types[0]))
     throw_unsupported(in);
@@ -226,44 +189,44 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
   if (ternary)
     out.c = od.src(ops[3], t);
 
+  if ((xorsign || abs_mod) && (!xorsign || !abs_mod || (op != "min" && op != "max")))
+    throw_unsupported(in); // .xorsign needs .abs, and both exist on min/max only
+  if (nan && op != "min" && op != "max")
+    throw_unsupported(in);
+
   if (t == Type::f16 || t == Type::bf16) {
-    if (ftz && t == Type::bf16 && !(approx && op == "ex2"))
-      throw_unsupported(in);
-    auto pick = [&](auto h) -> Handler {
-      using H = decltype(h);
-      if (op == "add")
-        return half_bin<H, 0>(r, sat);
-      if (op == "sub")
-        return half_bin<H, 1>(r, sat);
-      if (op == "mul")
-        return half_bin<H, 2>(r, sat);
-      if (op == "min" && !sat)
-        return half_bin<H, 3>(r, false);
-      if (op == "max" && !sat)
-        return half_bin<H, 4>(r, false);
-      if (op == "neg" && !sat)
-        return &unary_op<H, H, HNeg<H>>;
-      if (op == "abs" && !sat)
-        return &unary_op<H, H, HAbs<H>>;
-      if (op == "fma" && !sat && r == nm::Round::rn)
-        return &ternary_op<H, H, H, HFma<H, nm::FpMode{}>>;
-      return nullptr;
-    };
+    const bool bf = t == Type::bf16;
     // ex2.approx.f16, ex2.approx.ftz.bf16, tanh.approx.{f16,bf16}: the unit's 16-bit forms.
     if (approx && (op == "ex2" || op == "tanh") && !sat && !nan && rtext.empty() &&
-        ftz == (op == "ex2" && t == Type::bf16)) {
-      const bool bf = t == Type::bf16;
+        ftz == (op == "ex2" && bf)) {
       out.fn = op == "ex2" ? (bf ? &unary_op<std::uint16_t, std::uint16_t, Sfu16<sfu::ex2_bf16>>
                                  : &unary_op<std::uint16_t, std::uint16_t, Sfu16<sfu::ex2_f16>>)
                            : (bf ? &unary_op<std::uint16_t, std::uint16_t, Sfu16<sfu::tanh_bf16>>
                                  : &unary_op<std::uint16_t, std::uint16_t, Sfu16<sfu::tanh_f16>>);
       return true;
     }
-    // ftz on f16 only matters for subnormal halves, which f16 arithmetic keeps on sm_90 unless
-    // asked; flushing them is not implemented.
-    if (ftz || approx || nan)
+    // f16 takes .ftz (subnormal inputs and results flushed) and .sat; bf16 neither.
+    if (approx || full || (bf && (ftz || sat)))
       throw_unsupported(in);
-    out.fn = t == Type::f16 ? pick(Half{}) : pick(BFloat16{});
+    const bool plain = !sat && rtext.empty();
+    auto pick = [&]<class H>() -> Handler {
+      if (op == "add")
+        return by_mode<FAdd, H, 2>(r, ftz, sat);
+      if (op == "sub")
+        return by_mode<FSub, H, 2>(r, ftz, sat);
+      if (op == "mul")
+        return by_mode<FMul, H, 2>(r, ftz, sat);
+      if (op == "fma" && r == nm::Round::rn)
+        return by_mode<FFma, H, 3>(r, ftz, sat);
+      if ((op == "min" || op == "max") && plain)
+        return min_max<H>(op == "max", ftz, nan, xorsign);
+      if (op == "neg" && plain)
+        return ftz ? &unary_op<H, H, FNeg<H, true>> : &unary_op<H, H, FNeg<H, false>>;
+      if (op == "abs" && plain)
+        return ftz ? &unary_op<H, H, FAbs<H, true>> : &unary_op<H, H, FAbs<H, false>>;
+      return nullptr;
+    };
+    out.fn = bf ? pick.template operator()<BFloat16>() : pick.template operator()<Half>();
     if (!out.fn)
       throw_unsupported(in);
     return true;
@@ -362,28 +325,16 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
       out.fn = abs ? &unary_op<float, float, FAbs<float, false>>
                    : &unary_op<float, float, FNeg<float, false>>;
   } else if (op == "min" || op == "max") {
-    if (sat || !rtext.empty())
+    if (sat || !rtext.empty() || (f64 && xorsign))
       throw_unsupported(in);
-    using NM = nm::NanMode;
-    bool mn = op == "min";
-    auto pick = [&]<class F, bool Ftz>() -> Handler {
-      if (nan)
-        return mn ? &binary_op<F, F, FMin<F, Ftz, NM::propagate>>
-                  : &binary_op<F, F, FMax<F, Ftz, NM::propagate>>;
-      return mn ? &binary_op<F, F, FMin<F, Ftz, NM::ignore>>
-                : &binary_op<F, F, FMax<F, Ftz, NM::ignore>>;
-    };
-    out.fn = f64   ? pick.template operator()<double, false>()
-             : ftz ? pick.template operator()<float, true>()
-                   : pick.template operator()<float, false>();
+    const bool max = op == "max";
+    out.fn = f64 ? min_max<double>(max, false, nan, false) : min_max<float>(max, ftz, nan, xorsign);
   } else if (op == "copysign") {
     if (sat || ftz || !rtext.empty())
       throw_unsupported(in);
     out.fn = f64 ? &binary_op<double, double, FCopysign<double>>
                  : &binary_op<float, float, FCopysign<float>>;
   }
-  if (nan && op != "min" && op != "max")
-    throw_unsupported(in);
   if (!out.fn)
     throw_unsupported(in);
   return true;

@@ -187,14 +187,18 @@ void mov_frame_address(Warp& w, const Inst& in, std::uint32_t mask) {
   });
 }
 
+// %clock/%clock64/%clock_hi: a steady nanosecond count; %globaltimer(_lo/_hi): nanoseconds
+// since the epoch, as the GPU's global timer counts.
 void mov_clock(Warp& w, const Inst& in, std::uint32_t mask) {
   auto now = std::chrono::steady_clock::now().time_since_epoch();
   std::uint64_t v =
-      in.imm == 0
+      (in.imm & 1) == 0
           ? std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()
           : static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                            std::chrono::system_clock::now().time_since_epoch())
                                            .count());
+  if (in.imm & 2)
+    v >>= 32;
   std::uint64_t* d = w.reg(in.d);
   each_lane(mask, [&](int l) { d[l] = v & in.mask_bits; });
 }
@@ -301,9 +305,10 @@ bool select_integer(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od
       return true;
     }
     if (auto special = od.dynamic_special(ops[1]); !special.empty()) {
-      if (special != "%clock" && special != "%clock64" && special != "%globaltimer")
-        throw_unsupported(in, special);
-      out.imm = special == "%globaltimer" ? 1 : 0;
+      // imm: bit 0 the global timer (else the clock), bit 1 its high 32 bits.
+      const bool timer = special.starts_with("%globaltimer");
+      const bool high = special == "%clock_hi" || special == "%globaltimer_hi";
+      out.imm = (timer ? 1 : 0) | (high ? 2 : 0);
       out.fn = &mov_clock;
       return true;
     }

@@ -30,14 +30,19 @@ template <class H, nm::FpMode M> struct PMul {
 template <class H, nm::FpMode M> struct PFma {
   H operator()(H a, H b, H c) const { return nm::fma(a, b, c, M); }
 };
-template <class H, bool Max, nm::NanMode N> struct PMinMax {
-  H operator()(H a, H b) const { return Max ? nm::fmax(a, b, false, N) : nm::fmin(a, b, false, N); }
+template <class H, bool Max, bool Ftz, nm::NanMode N, bool Xorsign> struct PMinMax {
+  H operator()(H a, H b) const {
+    if constexpr (Xorsign)
+      return nm::minmax_xorsign_abs(a, b, Max, Ftz, N);
+    else
+      return Max ? nm::fmax(a, b, Ftz, N) : nm::fmin(a, b, Ftz, N);
+  }
 };
-template <class H> struct PNeg {
-  H operator()(H a) const { return nm::fneg(a); }
+template <class H, bool Ftz> struct PNeg {
+  H operator()(H a) const { return nm::fneg(a, Ftz); }
 };
-template <class H> struct PAbs {
-  H operator()(H a) const { return nm::fabs(a); }
+template <class H, bool Ftz> struct PAbs {
+  H operator()(H a) const { return nm::fabs(a, Ftz); }
 };
 
 template <class H, class Op, int Arity> void packed(Warp& w, const Inst& in, std::uint32_t mask) {
@@ -60,20 +65,26 @@ template <class H, class Op, int Arity> void packed(Warp& w, const Inst& in, std
   });
 }
 
+// in.imm: relu | satfinite << 1.
 template <class H, nm::Round R> void cvt_pack(Warp& w, const Inst& in, std::uint32_t mask) {
   const std::uint64_t *a = w.reg(in.a), *b = w.reg(in.b);
   std::uint64_t* d = w.reg(in.d);
-  each_lane(mask, [&](int l) {
-    float hi = get<float>(a[l]), lo = get<float>(b[l]);
+  const bool relu = (in.imm & 1) != 0, satfinite = (in.imm & 2) != 0;
+  auto one = [&](float f) {
+    H h{};
     if constexpr (std::is_same_v<H, Half>)
-      d[l] = pack(nm::f32_to_f16(lo, R), nm::f32_to_f16(hi, R));
+      h = nm::f32_to_f16(f, R);
     else
-      d[l] = pack(nm::f32_to_bf16(lo, R), nm::f32_to_bf16(hi, R));
-  });
+      h = nm::f32_to_bf16(f, R);
+    if (satfinite)
+      h = nm::satfinite(h);
+    return relu ? nm::relu(h) : h;
+  };
+  each_lane(mask, [&](int l) { d[l] = pack(one(get<float>(b[l])), one(get<float>(a[l]))); });
 }
 
-template <class H, bool Sat> Handler arith(const std::string& op) {
-  constexpr nm::FpMode M{nm::Round::rn, false, Sat};
+template <class H, bool Ftz, bool Sat> Handler arith(const std::string& op) {
+  constexpr nm::FpMode M{nm::Round::rn, Ftz, Sat};
   if (op == "add")
     return &packed<H, PAdd<H, M>, 2>;
   if (op == "sub")
@@ -85,19 +96,21 @@ template <class H, bool Sat> Handler arith(const std::string& op) {
   return nullptr;
 }
 
-template <class H> Handler plain(const std::string& op, bool nan) {
+template <class H, bool Ftz> Handler plain(const std::string& op, bool nan, bool xorsign) {
   using NM = nm::NanMode;
   if (op == "neg")
-    return &packed<H, PNeg<H>, 1>;
+    return &packed<H, PNeg<H, Ftz>, 1>;
   if (op == "abs")
-    return &packed<H, PAbs<H>, 1>;
-  if (op == "min")
-    return nan ? &packed<H, PMinMax<H, false, NM::propagate>, 2>
-               : &packed<H, PMinMax<H, false, NM::ignore>, 2>;
+    return &packed<H, PAbs<H, Ftz>, 1>;
+  if (op != "min" && op != "max")
+    return nullptr;
+  auto pick = [&]<bool Max, bool Xor>() -> Handler {
+    return nan ? &packed<H, PMinMax<H, Max, Ftz, NM::propagate, Xor>, 2>
+               : &packed<H, PMinMax<H, Max, Ftz, NM::ignore, Xor>, 2>;
+  };
   if (op == "max")
-    return nan ? &packed<H, PMinMax<H, true, NM::propagate>, 2>
-               : &packed<H, PMinMax<H, true, NM::ignore>, 2>;
-  return nullptr;
+    return xorsign ? pick.template operator()<true, true>() : pick.template operator()<true, false>();
+  return xorsign ? pick.template operator()<false, true>() : pick.template operator()<false, false>();
 }
 
 template <std::uint16_t (*Fn)(std::uint16_t) noexcept> struct Sfu16x2 {
@@ -127,9 +140,12 @@ bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
   bool bf = t == Type::bf16x2;
   if (op == "cvt") {
     auto rnd = m.take_any({"rn", "rz"});
+    const bool relu = m.take("relu");
+    const bool satfinite = m.take("satfinite");
     auto types = m.take_types();
     if (rnd.empty() || types.size() != 2 || types[1] != Type::f32 || ops.size() != 3)
       throw_unsupported(in);
+    out.imm = (relu ? 1 : 0) | (satfinite ? 2 : 0);
     out.d = od.dst(ops[0]);
     out.a = od.src(ops[1], Type::f32);
     out.b = od.src(ops[2], Type::f32);
@@ -158,8 +174,13 @@ bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
   if (!arithmetic && !other)
     throw_unsupported(in);
   (void)m.take("rn");
+  // f16x2 takes .ftz (subnormal halves flushed, inputs and results) everywhere; bf16x2 never.
+  bool ftz = !bf && m.take("ftz");
   bool sat = arithmetic && !bf && m.take("sat");
   bool nan = !arithmetic && m.take("NaN");
+  bool xorsign = (op == "min" || op == "max") && m.take("xorsign");
+  if (xorsign != ((op == "min" || op == "max") && m.take("abs")))
+    throw_unsupported(in); // .xorsign needs .abs
   auto types = m.take_types();
   std::size_t arity = op == "fma" ? 3 : (op == "neg" || op == "abs") ? 1 : 2;
   if (types.size() != 1 || ops.size() != arity + 1)
@@ -171,9 +192,15 @@ bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
   if (arity >= 3)
     out.c = od.src(ops[3], Type::b32);
   if (arithmetic)
-    out.fn = bf ? arith<BFloat16, false>(op) : sat ? arith<Half, true>(op) : arith<Half, false>(op);
+    out.fn = bf           ? arith<BFloat16, false, false>(op)
+             : ftz && sat ? arith<Half, true, true>(op)
+             : ftz        ? arith<Half, true, false>(op)
+             : sat        ? arith<Half, false, true>(op)
+                          : arith<Half, false, false>(op);
   else
-    out.fn = bf ? plain<BFloat16>(op, nan) : plain<Half>(op, nan);
+    out.fn = bf    ? plain<BFloat16, false>(op, nan, xorsign)
+             : ftz ? plain<Half, true>(op, nan, xorsign)
+                   : plain<Half, false>(op, nan, xorsign);
   if (!out.fn)
     throw_unsupported(in);
   return true;

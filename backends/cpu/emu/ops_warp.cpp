@@ -51,32 +51,46 @@ template <ShflMode M> void shfl(Warp& w, const Inst& in, std::uint32_t mask) {
     w.preds[in.d2] = (w.preds[in.d2] & ~mask) | (pred & mask);
 }
 
+// The lanes of `mask` by member mask: f(lanes, active) once per distinct member mask, `active`
+// being the lanes taking part in that collective. Disjoint groups (the tiles of a
+// labeled_partition) may execute one collective instruction together, each with its own mask.
+template <class F> void each_member_group(Warp& w, const Inst& in, std::uint32_t mask, F&& f) {
+  const std::uint64_t* members = w.reg(in.e);
+  std::uint32_t left = mask;
+  while (left) {
+    const auto first = static_cast<std::uint32_t>(members[std::countr_zero(left)]);
+    std::uint32_t group = 0;
+    for (std::uint32_t g = left; g; g &= g - 1)
+      if (static_cast<std::uint32_t>(members[std::countr_zero(g)]) == first)
+        group |= 1u << std::countr_zero(g);
+    left &= ~group;
+    f(group, w.sync_active & first);
+  }
+}
+
 template <int Mode> void vote(Warp& w, const Inst& in, std::uint32_t mask) {
   std::uint32_t p = w.preds[in.a];
   if (in.flags & kNegA)
     p = ~p;
   // The member lanes of the collective (possibly from several PCs) vote; this call writes `mask`.
-  std::uint32_t active =
-      w.sync_active & static_cast<std::uint32_t>(w.reg(in.e)[std::countr_zero(mask)]);
-  std::uint32_t set = p & active;
-  if constexpr (Mode == 3) { // ballot
-    std::uint64_t* d = w.reg(in.d);
-    each_lane(mask, [&](int l) { d[l] = set; });
-    return;
-  }
-  bool r = Mode == 0 ? set == active : Mode == 1 ? set != 0 : (set == 0 || set == active);
-  std::uint32_t bits = r ? kFullMask : 0;
-  w.preds[in.d] = (w.preds[in.d] & ~mask) | (bits & mask);
+  each_member_group(w, in, mask, [&](std::uint32_t lanes, std::uint32_t active) {
+    std::uint32_t set = p & active;
+    if constexpr (Mode == 3) { // ballot
+      std::uint64_t* d = w.reg(in.d);
+      each_lane(lanes, [&](int l) { d[l] = set; });
+      return;
+    }
+    bool r = Mode == 0 ? set == active : Mode == 1 ? set != 0 : (set == 0 || set == active);
+    std::uint32_t bits = r ? kFullMask : 0;
+    w.preds[in.d] = (w.preds[in.d] & ~lanes) | (bits & lanes);
+  });
 }
 
 enum class ReduxOp : std::uint8_t { add, min, max, and_, or_, xor_ };
 
-template <ReduxOp Op, class T> void redux(Warp& w, const Inst& in, std::uint32_t mask) {
+template <ReduxOp Op, class T>
+void redux_group(Warp& w, const Inst& in, std::uint32_t mask, std::uint32_t active) {
   const std::uint64_t* a = w.reg(in.a);
-  std::uint32_t active =
-      w.sync_active & static_cast<std::uint32_t>(w.reg(in.e)[std::countr_zero(mask)]);
-  if (!active)
-    active = mask;
   T acc = static_cast<T>(a[std::countr_zero(active)]);
   for (std::uint32_t g = active & (active - 1); g; g &= g - 1) {
     T v = static_cast<T>(a[std::countr_zero(g)]);
@@ -97,14 +111,17 @@ template <ReduxOp Op, class T> void redux(Warp& w, const Inst& in, std::uint32_t
   each_lane(mask, [&](int l) { d[l] = static_cast<std::uint32_t>(acc); });
 }
 
+template <ReduxOp Op, class T> void redux(Warp& w, const Inst& in, std::uint32_t mask) {
+  each_member_group(w, in, mask, [&](std::uint32_t lanes, std::uint32_t active) {
+    redux_group<Op, T>(w, in, lanes, active ? active : lanes);
+  });
+}
+
 // match.any: the member lanes holding the same value as this lane; match.all: all member lanes
 // when they all hold one value (and the predicate true), else 0 (and false).
-template <bool All, class T> void match(Warp& w, const Inst& in, std::uint32_t mask) {
+template <bool All, class T>
+void match_group(Warp& w, const Inst& in, std::uint32_t mask, std::uint32_t active) {
   const std::uint64_t* a = w.reg(in.a);
-  std::uint32_t active =
-      w.sync_active & static_cast<std::uint32_t>(w.reg(in.e)[std::countr_zero(mask)]);
-  if (!active)
-    active = mask;
   std::uint64_t* d = w.reg(in.d);
   if constexpr (All) {
     const T first = static_cast<T>(a[std::countr_zero(active)]);
@@ -125,6 +142,12 @@ template <bool All, class T> void match(Warp& w, const Inst& in, std::uint32_t m
       d[l] = equal;
     });
   }
+}
+
+template <bool All, class T> void match(Warp& w, const Inst& in, std::uint32_t mask) {
+  each_member_group(w, in, mask, [&](std::uint32_t lanes, std::uint32_t active) {
+    match_group<All, T>(w, in, lanes, active ? active : lanes);
+  });
 }
 
 void activemask(Warp& w, const Inst& in, std::uint32_t mask) {

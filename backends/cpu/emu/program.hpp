@@ -58,7 +58,46 @@ enum class Special : std::uint8_t {
   lanemask_gt,
   lanemask_ge,
   warpsize,
+  gridid,
+  // Clusters: a launch without a cluster shape runs every CTA as a cluster of one.
+  is_explicit_cluster,
+  clusterid_x,
+  clusterid_y,
+  clusterid_z,
+  nclusterid_x,
+  nclusterid_y,
+  nclusterid_z,
+  cluster_ctaid_x,
+  cluster_ctaid_y,
+  cluster_ctaid_z,
+  cluster_nctaid_x,
+  cluster_nctaid_y,
+  cluster_nctaid_z,
+  cluster_ctarank,
+  cluster_nctarank,
+  // Shared memory sizes of the launch, and the reserved region (kReservedSharedBytes).
+  total_smem_size,
+  aggr_smem_size,
+  dynamic_smem_size,
+  reserved_smem_begin,
+  reserved_smem_end,
+  reserved_smem_cap,
+  reserved_smem_0,
+  reserved_smem_1,
+  /// %pm0…7, %pm0_64…, %envreg0…31, %current_graph_exec: no counters, no driver values, no
+  /// graph on the CPU backend.
+  zero,
 };
+
+/// Shared memory a block has beyond its own, as the driver reserves it on sm_80 and later
+/// (cudaDevAttrReservedSharedMemoryPerBlock): %reserved_smem_offset_* point into it, and CUDA's
+/// cooperative groups keep their multi-warp scratch there.
+inline constexpr std::uint32_t kReservedSharedBytes = 1024;
+/// Where %reserved_smem_offset_1 lies in the reserved region (%reserved_smem_offset_0 is its
+/// start): the cooperative-groups scratch needs at least 288 bytes from it.
+inline constexpr std::uint32_t kReservedSharedSecondOffset = 512;
+/// %total_smem_size and %aggr_smem_size count shared memory in this unit on sm_8x and sm_9x.
+inline constexpr std::uint32_t kSharedAllocationUnit = 128;
 
 inline constexpr std::uint32_t kNoReg = 0xffffffffu;
 
@@ -140,6 +179,12 @@ struct DecodedFunction {
   std::uint32_t kernel_param_bytes = 0;
   std::uint32_t static_shared_bytes = 0;
   std::uint32_t max_threads = 0; ///< .maxntid / .reqntid product (0 = none)
+  /// The first instruction of this function the emulator does not implement, as the error
+  /// text ("" when none); it was decoded as a trap.
+  std::string unsupported;
+  /// Kernels: why launching this kernel is refused — the first unsupported instruction in it or
+  /// in a function it can call, naming the kernel ("" when it can run).
+  std::string cannot_run;
 };
 
 /// A module-scope .global/.const variable: the context allocates it and patches the address.
@@ -188,6 +233,8 @@ struct Program {
   std::uint32_t local_bytes_per_thread = 0;
   std::map<int, std::string> files; ///< .file N "path"
   bool uses_heap = false;           ///< calls malloc or free
+  /// Reads %reserved_smem_offset_*: blocks get the reserved region after their shared memory.
+  bool uses_reserved_shared = false;
 };
 
 } // namespace gpurun::emu

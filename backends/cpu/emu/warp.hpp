@@ -31,6 +31,7 @@ struct LaunchState {
   Dim3 grid;
   Dim3 block;
   std::size_t dynamic_shared = 0;
+  std::uint64_t grid_id = 0;     ///< %gridid: the context's launch number, from 1
   std::vector<std::byte> params; ///< the kernel parameter buffer (read-only)
   MemoryMap memory;
   bool memcheck = false;

@@ -156,20 +156,24 @@ private:
       return o;
     }
     if (t.text.front() != '%') {
-      o.kind = Operand::Kind::symbol;
+      // A variable, function or label — or a register declared without '%' (inline asm in
+      // CUDA's own headers does that: `.reg .u32 start;`).
       o.name = m_scopes.resolve(t.text);
-      return o;
-    }
-    if (is_special_register(t.text) && !m_scopes.is_declared(t.text)) {
+      if (!m_scopes.is_register(o.name)) {
+        o.kind = Operand::Kind::symbol;
+        return o;
+      }
+    } else if (is_special_register(t.text) && !m_scopes.is_declared(t.text)) {
       o.kind = Operand::Kind::special;
       o.name = std::string(t.text);
       while (m_in.peek().kind == Token::Kind::directive && !m_in.peek().space_before) {
         o.name += m_in.take().text;
       }
       return o;
+    } else {
+      o.name = register_name(t);
     }
     o.kind = Operand::Kind::reg;
-    o.name = register_name(t);
     if (m_in.peek().is_punct('|')) {
       m_in.take();
       Operand pair;

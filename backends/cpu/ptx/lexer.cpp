@@ -106,6 +106,13 @@ private:
     const std::size_t start = m_pos;
     const char c = m_text[m_pos];
     if (is_ident_start(c)) {
+      // PTX: [a-zA-Z]{followsym}* | [_$%]{followsym}+ — a lone '_' is the sink operand.
+      if ((c == '%' || c == '$') &&
+          (m_pos + 1 >= m_text.size() || !is_ident_char(m_text[m_pos + 1]))) {
+        throw Error(ExitCode::compile, fmt::format("{}:{}: '{}' must be followed by a letter, "
+                                                   "digit, '_' or '$' in an identifier",
+                                                   m_file, m_line, c));
+      }
       ++m_pos;
       while (m_pos < m_text.size() && is_ident_char(m_text[m_pos])) {
         ++m_pos;

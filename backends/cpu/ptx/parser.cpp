@@ -407,6 +407,7 @@ private:
       } else {
         r.name = m_scopes.declare(name.text);
       }
+      m_scopes.mark_register(r.name, r.count);
       f.registers.push_back(std::move(r));
     } while (m_in.accept(','));
     m_in.expect(';', "after .reg");

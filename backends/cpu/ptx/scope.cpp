@@ -1,5 +1,6 @@
 #include "backends/cpu/ptx/scope.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace gpurun::ptx {
@@ -31,6 +32,8 @@ void ScopeStack::reset() {
   m_scopes.clear();
   m_scalars.clear();
   m_ranges.clear();
+  m_register_scalars.clear();
+  m_register_ranges.clear();
   m_counter = 0;
   m_active_renames = 0;
   m_renames_per_scope.clear();
@@ -67,6 +70,32 @@ bool ScopeStack::range_member_taken(std::string_view name) const {
 
 bool ScopeStack::is_declared(std::string_view name) const {
   return m_scalars.count(std::string(name)) != 0 || range_member_taken(name);
+}
+
+void ScopeStack::mark_register(std::string_view spelled, int count) {
+  if (count == 0) {
+    m_register_scalars.emplace(spelled);
+    return;
+  }
+  int& largest = m_register_ranges[std::string(spelled)];
+  largest = std::max(largest, count);
+}
+
+bool ScopeStack::is_register(std::string_view spelled) const {
+  if (m_register_scalars.count(std::string(spelled)) != 0) {
+    return true;
+  }
+  std::size_t first_digit = spelled.size();
+  while (first_digit > 0 && spelled[first_digit - 1] >= '0' && spelled[first_digit - 1] <= '9') {
+    --first_digit;
+  }
+  for (std::size_t split = first_digit; split < spelled.size(); ++split) {
+    auto it = m_register_ranges.find(std::string(spelled.substr(0, split)));
+    if (it != m_register_ranges.end() && index_below(spelled.substr(split), it->second)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::string ScopeStack::fresh(std::string_view name, std::string_view suffix) {

@@ -31,6 +31,13 @@ public:
   /// Whether a register name was declared anywhere in this function so far.
   [[nodiscard]] bool is_declared(std::string_view name) const;
 
+  /// Records that `spelled` (what declare() returned) names a register, or with a count, that
+  /// `spelled` is the base of a register range (what declare_range() returned).
+  void mark_register(std::string_view spelled, int count = 0);
+  /// Whether a flat-AST name (what resolve() returned) is a register of this function: PTX lets
+  /// a register be named like a variable (`.reg .u32 start;`), so the spelling alone cannot tell.
+  [[nodiscard]] bool is_register(std::string_view spelled) const;
+
 private:
   struct RangeRename {
     std::string base;
@@ -48,6 +55,8 @@ private:
   std::vector<Scope> m_scopes;
   std::unordered_set<std::string> m_scalars;     // every scalar declared in the function
   std::unordered_map<std::string, int> m_ranges; // range base → largest count declared
+  std::unordered_set<std::string> m_register_scalars;
+  std::unordered_map<std::string, int> m_register_ranges; // base → largest count
   int m_counter = 0;
   int m_active_renames = 0; // renames in open scopes; 0 keeps resolve() a plain copy
   std::vector<int> m_renames_per_scope;

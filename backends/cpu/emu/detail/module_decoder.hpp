@@ -77,6 +77,7 @@ public:
       if (m_module.functions[i].has_body)
         decode_function(m_module.functions[i], i);
     compute_stack();
+    mark_kernels_that_cannot_run();
     m_program.files = m_module.files;
     return std::move(m_program);
   }
@@ -129,7 +130,12 @@ private:
   void layout_module_variables();
 
   void decode_function(const ptx::Function& fn, std::size_t index);
+  /// One instruction; throws UnsupportedInstruction for what the emulator does not implement.
+  Inst decode_instruction(const ptx::Instruction& in, FunctionOperands& od, std::size_t index,
+                          const std::unordered_map<std::string, std::uint32_t>& labels);
   void compute_stack();
+  /// Sets cannot_run on every kernel that can reach a function with an unsupported instruction.
+  void mark_kernels_that_cannot_run();
 
   const ptx::Module& m_module;
   Program m_program;

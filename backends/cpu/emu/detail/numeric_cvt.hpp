@@ -111,6 +111,12 @@ template <class D, class S> inline D cvt(S v, CvtMode m) noexcept {
     if constexpr (std::is_same_v<D, float>) {
       r = ftz_in(r, m.ftz);
     }
+    if constexpr (std::is_same_v<D, Half> || std::is_same_v<D, BFloat16>) {
+      if (m.satfinite)
+        r = satfinite(r);
+      if (m.relu)
+        r = relu(r);
+    }
     return m.sat ? saturate(r) : r;
   }
 }

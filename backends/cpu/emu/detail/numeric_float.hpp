@@ -287,6 +287,16 @@ template <class F> inline F fmax(F a, F b, bool ftz, NanMode n) noexcept {
   return detail::min_max(a, b, ftz, n, true);
 }
 
+template <class F> inline F minmax_xorsign_abs(F a, F b, bool max, bool ftz, NanMode n) noexcept {
+  using Bits = typename detail::Format<F>::Bits;
+  const Bits sign = (detail::to_bits(a) ^ detail::to_bits(b)) & detail::sign_bit<F>();
+  const F r = detail::min_max(fabs(a, ftz), fabs(b, ftz), ftz, n, max);
+  if (detail::is_nan(r)) {
+    return r;
+  }
+  return detail::from_bits<F>(static_cast<Bits>(detail::to_bits(r) | sign));
+}
+
 template <class F> inline F fabs(F a, bool ftz) noexcept {
   a = detail::ftz_in(a, ftz);
   using Bits = typename detail::Format<F>::Bits;

@@ -50,6 +50,44 @@ TEST(Parser, ImmediatesInEveryBase) {
             (std::vector<std::uint64_t>{31, 15, 5, static_cast<std::uint64_t>(-5), 42, ~0ull}));
 }
 
+// CUDA's cooperative_groups headers declare registers without '%' in inline asm; a name that the
+// function declared as a register is a register, every other bare name stays a symbol.
+TEST(Parser, RegistersMayBeNamedWithoutPercent) {
+  const Module m = parse_body("{\n.reg .u32 start;\n.reg .u64 extended, r_<2>;\n.reg .pred p;\n"
+                              "mov.u32 start, %reserved_smem_offset_1;\n"
+                              "cvt.u64.u32 extended, start;\n"
+                              "setp.ne.u32 p|p, start, 0;\n"
+                              "@!p ld.global.u32 start, [extended+4];\n"
+                              "mov.u64 r_1, k_p0;\n}\n"
+                              "{\n.reg .u32 start;\nmov.u32 start, 1;\n}");
+  const auto& b = m.functions[0].body;
+  ASSERT_EQ(b.size(), 6u);
+  EXPECT_EQ(b[0].instruction->operands[0].kind, Kind::reg);
+  EXPECT_EQ(b[0].instruction->operands[1].kind, Kind::special);
+  EXPECT_EQ(b[1].instruction->operands[0].kind, Kind::reg);
+  EXPECT_EQ(b[1].instruction->operands[1].kind, Kind::reg);
+  EXPECT_EQ(b[1].instruction->operands[1].name, "start");
+  EXPECT_EQ(b[2].instruction->operands[0].kind, Kind::pred_pair);
+  EXPECT_EQ(b[3].instruction->guard, "p");
+  EXPECT_TRUE(b[3].instruction->guard_negated);
+  EXPECT_EQ(b[3].instruction->operands[1].kind, Kind::address);
+  EXPECT_EQ(b[3].instruction->operands[1].name, "extended");
+  EXPECT_EQ(b[4].instruction->operands[0].kind, Kind::reg); // a range member
+  EXPECT_EQ(b[4].instruction->operands[1].kind, Kind::symbol); // the kernel parameter
+  // The second scope's `start` is another register.
+  EXPECT_EQ(b[5].instruction->operands[0].kind, Kind::reg);
+  EXPECT_NE(b[5].instruction->operands[0].name, "start");
+}
+
+TEST(Parser, PercentOrDollarAloneIsNotAnIdentifier) {
+  EXPECT_NE(error_of(std::string(kHeader) + ".visible .entry k()\n{\n  mov.u32 %, 1;\n}\n")
+                .find("bad.ptx:6: '%' must be followed by"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kHeader) + ".visible .entry k()\n{\n  bra $;\n}\n")
+                .find("'$' must be followed by"),
+            std::string::npos);
+}
+
 TEST(Parser, FloatImmediates) {
   const Module m = parse_body(".reg .f32 %f<3>;\n.reg .f64 %fd<3>;\n"
                               "mov.f32 %f1, 0f3F800000;\nmov.f32 %f1, -0f3F800000;\n"
