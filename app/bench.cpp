@@ -270,7 +270,7 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   if (cmd.count("--devices") != 0 || o.p2p) {
     const auto devices = target.backend->devices();
     const auto list =
-        bench::parse_device_list(o.devices.empty() ? "all" : o.devices, devices.size());
+        bench::parse_device_list(cmd.count("--devices") != 0 ? o.devices : "all", devices.size());
     for (int d : list)
       targets.push_back(Target{target.backend, devices[static_cast<std::size_t>(d)], d});
   }
