@@ -20,6 +20,7 @@
 #include "bench/spread.hpp"
 #include "bench/suite.hpp"
 #include "output/bench_report.hpp"
+#include "output/color.hpp"
 #include "output/junit.hpp"
 #include "output/plot.hpp"
 #include "output/printer.hpp"
@@ -248,7 +249,9 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   std::vector<bench::Axis> axes;
   for (const auto& text : o.axes)
     axes.push_back(bench::parse_axis(text, "-a"));
-  const bench::Suite suite = o.file.empty() ? bench::Suite{"p2p", {}} : load_suite(cmd, o);
+  bench::Suite p2p_only;
+  p2p_only.name = "p2p";
+  const bench::Suite suite = o.file.empty() ? p2p_only : load_suite(cmd, o);
   std::vector<bench::BenchCase> cases =
       o.file.empty() ? std::vector<bench::BenchCase>{} : bench::expand(suite, axes, o.filter);
   const auto shard = take_shard(cmd, o, cases);
@@ -310,8 +313,18 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   report.date = iso_date();
   report.host_name = host_name();
   const bool json_on_stdout = o.json_file == "-" || o.csv_file == "-" || o.md_file == "-";
-  if (!json_on_stdout)
+  if (!json_on_stdout) {
     make_printer(OutputFormat::human)->print_bench(report);
+  } else {
+    // The table on stdout does not say which devices failed; stderr does.
+    for (const auto& d : report.devices)
+      if (d.failed())
+        std::cerr << warning_prefix()
+                  << fmt::format("device {}:{} failed: {}\n", report.backend, d.index, d.error);
+    if (report.p2p)
+      for (const auto& e : report.p2p->errors)
+        std::cerr << warning_prefix() << "--p2p: " << e << '\n';
+  }
   write_output(o.json_file, OutputFormat::json, report);
   write_output(o.csv_file, OutputFormat::csv, report);
   write_output(o.md_file, OutputFormat::md, report);

@@ -192,7 +192,7 @@ std::vector<int> parse_device_list(std::string_view text, std::size_t device_cou
           fmt::format("{} '{}': the range '{}' runs backwards", field, text, item));
     for (int d = *first; d <= *last; ++d) {
       if (static_cast<std::size_t>(d) >= device_count)
-        throw unavailable_error(fmt::format("{} {}: device {} is not there; the backend has {} "
+        throw unavailable_error(fmt::format("{} '{}': device {} is not there; the backend has {} "
                                             "device(s)",
                                             field, text, d, device_count));
       if (std::find(devices.begin(), devices.end(), d) != devices.end())

@@ -193,6 +193,10 @@ PeerPath CudaContext::copy_to_peer(Context& peer, Buffer& dst, const Buffer& src
   const CUcontext peer_context = other->m_state->context;
   if (std::find(m_peers.begin(), m_peers.end(), peer_context) != m_peers.end()) {
     if (n != 0) {
+      // The copy is ordered after this stream's work; the peer's must be done with `dst` too.
+      other->m_state->make_current();
+      other->check_stream_call(api.stream_synchronize(other->m_state->stream),
+                               "cuStreamSynchronize", __LINE__);
       m_state->make_current();
       check_stream_call(api.memcpy_peer_async(dst.address(), peer_context, src.address(),
                                               m_state->context, n, m_state->stream),
