@@ -102,8 +102,8 @@ PeerMatrix measure_p2p(const std::vector<Target>& targets, const PeerOptions& op
           m.gbs[i][j] = static_cast<double>(m.bytes) / s / 1e9;
         m.path[i][j] = i == j ? "" : path == PeerPath::direct ? "direct" : "staged";
       } catch (const Error& e) {
-        m.errors.push_back(fmt::format("{} → {}: {}", targets[i].label(), targets[j].label(),
-                                       first_line(e)));
+        m.errors.push_back(
+            fmt::format("{} → {}: {}", targets[i].label(), targets[j].label(), first_line(e)));
       }
     }
   }

@@ -37,25 +37,25 @@ struct CaseResult {
 /// One device of a multi-device run (`bench --devices`): what it is, what it measured, and why it
 /// stopped when it failed.
 struct DeviceRecord {
-  int index = 0;       ///< in the backend (`--device`)
-  std::string name;    ///< the model
+  int index = 0;    ///< in the backend (`--device`)
+  std::string name; ///< the model
   std::string arch;
   std::string driver_version;
   std::size_t l2_bytes = 0;
   double peak_bandwidth_gbs = 0; ///< theoretical; 0 when unknown
   std::optional<double> measured_peak_gbs;
   std::string peak_error;
-  std::string clocks;        ///< "nvml" or "unavailable: <reason>"
-  std::size_t cases = 0;     ///< cases it measured (ok or skipped)
-  double busy_s = 0;         ///< wall time its worker ran
-  std::string error;         ///< why the device stopped (empty: it did not fail)
+  std::string clocks;    ///< "nvml" or "unavailable: <reason>"
+  std::size_t cases = 0; ///< cases it measured (ok or skipped)
+  double busy_s = 0;     ///< wall time its worker ran
+  std::string error;     ///< why the device stopped (empty: it did not fail)
   [[nodiscard]] bool failed() const { return !error.empty(); }
 };
 
 /// Copy bandwidth between every ordered pair of devices (`bench --p2p`).
 struct PeerMatrix {
-  std::vector<int> devices;   ///< the device indices, in row and column order
-  std::size_t bytes = 0;      ///< per copy
+  std::vector<int> devices; ///< the device indices, in row and column order
+  std::size_t bytes = 0;    ///< per copy
   /// gbs[from][to]: GB/s of a copy from device row to device column (the diagonal: a copy
   /// within one device); nullopt where it failed
   std::vector<std::vector<std::optional<double>>> gbs;

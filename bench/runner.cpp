@@ -171,12 +171,12 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
   BenchReport report = device_report(suite_name, cases, target, options);
   report.cases.resize(cases.size());
   std::size_t next = 0;
-  const auto loss = run_bench_into(report, cases, target, options,
-                                   [&]() -> std::optional<std::size_t> {
-                                     if (next == cases.size())
-                                       return std::nullopt;
-                                     return next++;
-                                   });
+  const auto loss =
+      run_bench_into(report, cases, target, options, [&]() -> std::optional<std::size_t> {
+        if (next == cases.size())
+          return std::nullopt;
+        return next++;
+      });
   // One device: a device that cannot make a context ends the command, as it always did.
   if (loss)
     std::rethrow_exception(loss->error);

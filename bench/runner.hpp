@@ -64,11 +64,9 @@ struct DeviceLoss {
 /// filling `report.cases[i]` — sized to the case list by the caller — for each case taken; the
 /// others stay untouched. `report` comes from device_report(). Returns the loss when the device
 /// stops being able to make a context; the cases finished before stay in `report`.
-[[nodiscard]] std::optional<DeviceLoss> run_bench_into(BenchReport& report,
-                                                       const std::vector<BenchCase>& cases,
-                                                       const Target& target,
-                                                       const BenchOptions& options,
-                                                       const CaseFeed& next);
+[[nodiscard]] std::optional<DeviceLoss>
+run_bench_into(BenchReport& report, const std::vector<BenchCase>& cases, const Target& target,
+               const BenchOptions& options, const CaseFeed& next);
 
 /// Statistics, throughput and warnings of a measured case; exposed for tests.
 void annotate(CaseResult& result, const BenchReport& report, const MeasureOptions& options);

@@ -121,11 +121,11 @@ std::vector<CaseResult> run_model(const std::string& suite_name,
   std::vector<std::string> losses;
   for (const auto& w : workers)
     if (w.loss)
-      losses.push_back(fmt::format("{}:{}: {}", w.target->backend_name(),
-                                   w.target->device_index, w.loss->reason));
-  const std::string why = fmt::format("not run: every {} device failed ({})",
-                                      targets.front()->device->properties().name,
-                                      fmt::join(losses, "; "));
+      losses.push_back(fmt::format("{}:{}: {}", w.target->backend_name(), w.target->device_index,
+                                   w.loss->reason));
+  const std::string why =
+      fmt::format("not run: every {} device failed ({})",
+                  targets.front()->device->properties().name, fmt::join(losses, "; "));
   for (const auto& queue : queues)
     for (std::size_t i : queue->drain())
       if (!owner[i] || workers[*owner[i]].report.cases[i].ok)
@@ -173,23 +173,21 @@ std::vector<int> parse_device_list(std::string_view text, std::size_t device_cou
     return devices;
   }
   if (list.empty())
-    throw usage_error(fmt::format("{} '{}': expected device indices (0,1 or 0-3) or all", field,
-                                  text));
+    throw usage_error(
+        fmt::format("{} '{}': expected device indices (0,1 or 0-3) or all", field, text));
   std::size_t start = 0;
   while (start <= list.size()) {
     const auto comma = list.find(',', start);
-    const std::string item =
-        trimmed(std::string_view(list).substr(start, comma == std::string::npos ? std::string::npos
-                                                                                 : comma - start));
+    const std::string item = trimmed(std::string_view(list).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start));
     const auto dash = item.find('-');
     const auto first = index_of(dash == std::string::npos ? item : item.substr(0, dash));
     const auto last = dash == std::string::npos ? first : index_of(item.substr(dash + 1));
     if (!first || !last)
-      throw usage_error(fmt::format("{} '{}': '{}' is not a device index or range (0, 2-3)", field,
-                                    text, item));
-    if (*last < *first)
       throw usage_error(
-          fmt::format("{} '{}': the range '{}' runs backwards", field, text, item));
+          fmt::format("{} '{}': '{}' is not a device index or range (0, 2-3)", field, text, item));
+    if (*last < *first)
+      throw usage_error(fmt::format("{} '{}': the range '{}' runs backwards", field, text, item));
     for (int d = *first; d <= *last; ++d) {
       if (static_cast<std::size_t>(d) >= device_count)
         throw unavailable_error(fmt::format("{} '{}': device {} is not there; the backend has {} "

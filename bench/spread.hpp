@@ -68,8 +68,8 @@ private:
 
 /// Which shard of the suite each worker takes under --interleave, where a worker must hold its
 /// cases at once: a cost-balanced share (bench/shard.hpp's assignment), in suite order.
-[[nodiscard]] std::vector<std::vector<std::size_t>>
-interleave_shares(std::span<const double> costs, std::size_t workers);
+[[nodiscard]] std::vector<std::vector<std::size_t>> interleave_shares(std::span<const double> costs,
+                                                                      std::size_t workers);
 
 /// Runs the cases on every target (devices of one backend, in the order listed) and merges the
 /// results: the report's device fields are those of the first target, `devices` has one record

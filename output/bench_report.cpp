@@ -159,8 +159,11 @@ ordered_json p2p_json(const bench::PeerMatrix& m) {
       r.push_back(optional_number(v));
     gbs.push_back(std::move(r));
   }
-  return {{"devices", m.devices}, {"bytes", m.bytes}, {"gbs", gbs},
-          {"path", m.path},       {"errors", m.errors}};
+  return {{"devices", m.devices},
+          {"bytes", m.bytes},
+          {"gbs", gbs},
+          {"path", m.path},
+          {"errors", m.errors}};
 }
 
 } // namespace
@@ -251,9 +254,8 @@ std::vector<ModelSection> bench_model_sections(const BenchReport& report) {
     std::vector<std::string> indices;
     for (const auto& d : section.report.devices)
       indices.push_back(std::to_string(d.index));
-    section.title = fmt::format("{} ({}), device{} {}", section.report.device,
-                                section.report.arch, indices.size() == 1 ? "" : "s",
-                                fmt::join(indices, ", "));
+    section.title = fmt::format("{} ({}), device{} {}", section.report.device, section.report.arch,
+                                indices.size() == 1 ? "" : "s", fmt::join(indices, ", "));
     for (const auto& c : report.cases)
       if (c.device == section.report.device &&
           std::any_of(section.report.devices.begin(), section.report.devices.end(),
@@ -434,13 +436,13 @@ std::string bench_csv(const BenchReport& report) {
       continue;
     }
     const auto& s = c.summary;
-    out += fmt::format(
-        ",ok,{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},{},{},{},{},{},{},{}{}\n", s.count,
-        s.median, s.mean, s.min, s.max, s.stdev, s.noise,
-        number(c.batch ? std::optional(c.batch->median) : std::nullopt), number(c.bandwidth_gbs),
-        number(c.peak_fraction), number(c.gflops), bench::to_string(c.measurement.stop_reason),
-        c.measurement.throttled_discarded, quoted(fmt::format("{}", fmt::join(c.warnings, "; "))),
-        device_columns);
+    out +=
+        fmt::format(",ok,{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},{},{},{},{},{},{},{}{}\n",
+                    s.count, s.median, s.mean, s.min, s.max, s.stdev, s.noise,
+                    number(c.batch ? std::optional(c.batch->median) : std::nullopt),
+                    number(c.bandwidth_gbs), number(c.peak_fraction), number(c.gflops),
+                    bench::to_string(c.measurement.stop_reason), c.measurement.throttled_discarded,
+                    quoted(fmt::format("{}", fmt::join(c.warnings, "; "))), device_columns);
   }
   return out;
 }

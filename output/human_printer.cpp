@@ -143,8 +143,7 @@ void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
       fmt::print(out(),
                  "measured peak bandwidth: {:.1f} GB/s ({:.1f}% of {:.0f} GB/s theoretical)\n",
                  *r.measured_peak_gbs,
-                 r.peak_bandwidth_gbs > 0 ? 100 * *r.measured_peak_gbs / r.peak_bandwidth_gbs
-                                          : 0.0,
+                 r.peak_bandwidth_gbs > 0 ? 100 * *r.measured_peak_gbs / r.peak_bandwidth_gbs : 0.0,
                  r.peak_bandwidth_gbs);
     if (!r.peak_error.empty())
       fmt::print(out(), "measured peak bandwidth: none ({})\n", r.peak_error);
@@ -158,10 +157,9 @@ void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
     print_peak(report);
     out() << '\n' << bench_markdown(report);
   } else {
-    fmt::print(out(), "{} on {} device{} of {} · {} · noise ≤ {:.2g}% · {} in all\n",
-               report.suite, report.devices.size(), report.devices.size() == 1 ? "" : "s",
-               report.backend, report.mode, 100 * report.rules.max_noise,
-               format_duration(report.wall_s));
+    fmt::print(out(), "{} on {} device{} of {} · {} · noise ≤ {:.2g}% · {} in all\n", report.suite,
+               report.devices.size(), report.devices.size() == 1 ? "" : "s", report.backend,
+               report.mode, 100 * report.rules.max_noise, format_duration(report.wall_s));
     out() << bench_devices_text(report);
     // Each model its own table: times of different models are not comparable.
     for (const auto& section : bench_model_sections(report)) {
@@ -183,8 +181,8 @@ void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
   for (const auto& d : report.devices)
     if (d.failed())
       fmt::print(out(), "{}\n",
-                 paint(Tone::bad, fmt::format("device {}:{} failed: {}", report.backend, d.index,
-                                              d.error),
+                 paint(Tone::bad,
+                       fmt::format("device {}:{} failed: {}", report.backend, d.index, d.error),
                        colors_for(out())));
 }
 

@@ -158,8 +158,9 @@ ArgSpec parse_arg_spec(std::string_view text, std::string_view field) {
     } else if (text[rest] == ':') {
       spec.fill = parse_fill(text.substr(rest + 1), *spec.dtype, count, where.at(rest + 1));
     } else {
-      throw_at(where, rest, spec.device ? "expected ':' and a fill after the device"
-                                        : "expected ':' and a fill after ']'");
+      throw_at(where, rest,
+               spec.device ? "expected ':' and a fill after the device"
+                           : "expected ':' and a fill after ']'");
     }
     return spec;
   }

@@ -174,8 +174,8 @@ Context& home_context(PreparedRun& run, const Target& target, int index, const A
   if (static_cast<std::size_t>(index) >= devices.size())
     throw unavailable_error(fmt::format("--arg {}: device {} is not there; {} has {} device(s)",
                                         spec.text, index, target.backend_name(), devices.size()));
-  auto context = std::shared_ptr<Context>(
-      devices[static_cast<std::size_t>(index)]->create_context(options));
+  auto context =
+      std::shared_ptr<Context>(devices[static_cast<std::size_t>(index)]->create_context(options));
   (void)context->enable_peer_access(*run.context);
   (void)run.context->enable_peer_access(*context);
   return *run.home_contexts.emplace(index, std::move(context)).first->second;

@@ -33,8 +33,8 @@ public:
     const auto failure = cpu::parse_failure_plan(std::getenv("GPURUN_TEST_FAIL_DEVICE"));
     m_devices.clear();
     for (std::size_t i = 0; i < count; ++i)
-      m_devices.push_back(std::make_unique<cpu::CpuDevice>(static_cast<int>(i),
-                                                           static_cast<int>(count), failure));
+      m_devices.push_back(
+          std::make_unique<cpu::CpuDevice>(static_cast<int>(i), static_cast<int>(count), failure));
   }
 
 private:
@@ -50,12 +50,11 @@ std::unique_ptr<Backend> make_cpu_backend() {
 void set_cpu_device_count(Backend& backend, std::size_t count) {
   auto* cpu = dynamic_cast<CpuBackend*>(&backend);
   if (cpu == nullptr)
-    throw usage_error(fmt::format("--cpu-devices: the '{}' backend is not the cpu backend",
-                                  backend.name()));
-  if (count == 0 || count > k_max_cpu_devices)
     throw usage_error(
-        fmt::format("--cpu-devices {}: must be a whole number from 1 to {}", count,
-                    k_max_cpu_devices));
+        fmt::format("--cpu-devices: the '{}' backend is not the cpu backend", backend.name()));
+  if (count == 0 || count > k_max_cpu_devices)
+    throw usage_error(fmt::format("--cpu-devices {}: must be a whole number from 1 to {}", count,
+                                  k_max_cpu_devices));
   cpu->make_devices(count);
 }
 

@@ -65,8 +65,8 @@ private:
 
   std::shared_ptr<ContextState> m_state;
   DeviceProperties m_properties;
-  std::unique_ptr<StreamGate> m_gate; ///< made by the first hold_stream()
-  std::vector<CUcontext> m_peers;     ///< contexts this one has peer access to
+  std::unique_ptr<StreamGate> m_gate;       ///< made by the first hold_stream()
+  std::vector<CUcontext> m_peers;           ///< contexts this one has peer access to
   std::unique_ptr<PinnedStaging> m_staging; ///< made by the first staged copy_to_peer()
 };
 

@@ -166,7 +166,8 @@ TEST(MultiDeviceE2E, P2pMeasuresEveryPairAndSavesTheMatrix) {
   EXPECT_TRUE(p2p["errors"].empty());
 
   // A subset, after a suite: the matrix joins the suite's report.
-  const auto both = run_gpurun(stream + quick + " --filter copy --cpu-devices 3 --devices 0,2 --p2p");
+  const auto both =
+      run_gpurun(stream + quick + " --filter copy --cpu-devices 3 --devices 0,2 --p2p");
   EXPECT_EQ(both.exit_code, 0) << both.err;
   EXPECT_NE(both.out.find("copy bandwidth between cpu devices"), std::string::npos) << both.out;
 

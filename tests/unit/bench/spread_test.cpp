@@ -128,7 +128,8 @@ TEST(CaseQueue, WhatNobodyTookIsDrained) {
   EXPECT_EQ(queue.drain(), (std::vector<std::size_t>{1}));
 }
 
-// ---- a suite over the CPU backend's virtual devices ----------------------------------------------
+// ---- a suite over the CPU backend's virtual devices
+// ----------------------------------------------
 
 constexpr const char* k_kernel = R"(
 .version 7.0
