@@ -1,9 +1,11 @@
 // `gpurun bench SUITE.json | KERNEL [flags]`: measure kernels (docs/bench.md).
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -12,10 +14,13 @@
 #include "app/command.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "bench/p2p.hpp"
 #include "bench/runner.hpp"
 #include "bench/shard.hpp"
+#include "bench/spread.hpp"
 #include "bench/suite.hpp"
 #include "output/bench_report.hpp"
+#include "output/color.hpp"
 #include "output/junit.hpp"
 #include "output/plot.hpp"
 #include "output/printer.hpp"
@@ -52,6 +57,8 @@ struct BenchCommandOptions {
   // Where and how.
   std::string backend = "auto";
   int device = 0;
+  std::string devices; ///< --devices LIST|all
+  bool p2p = false;
   bool hot = false;
   bool batch = false;
   bool no_hold = false;
@@ -234,11 +241,19 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   const PlotMetric plot_metric = parse_plot_metric(o.plot_y, "--plot-y");
   if (!o.plot_file.empty())
     check_plot_target(o.plot_file, "--plot");
+  if (cmd.count("--devices") != 0 && cmd.count("--device") != 0)
+    throw usage_error("--devices: conflicts with --device (one device, or several)");
+  if (o.file.empty() && !o.p2p)
+    throw usage_error("file: required (a suite, a run spec or a kernel file), unless --p2p "
+                      "measures copies between devices only");
   std::vector<bench::Axis> axes;
   for (const auto& text : o.axes)
     axes.push_back(bench::parse_axis(text, "-a"));
-  const bench::Suite suite = load_suite(cmd, o);
-  std::vector<bench::BenchCase> cases = bench::expand(suite, axes, o.filter);
+  bench::Suite p2p_only;
+  p2p_only.name = "p2p";
+  const bench::Suite suite = o.file.empty() ? p2p_only : load_suite(cmd, o);
+  std::vector<bench::BenchCase> cases =
+      o.file.empty() ? std::vector<bench::BenchCase>{} : bench::expand(suite, axes, o.filter);
   const auto shard = take_shard(cmd, o, cases);
   if (o.list) {
     for (const auto& c : cases)
@@ -253,6 +268,15 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
       break;
     }
   const Target target = select_target(env.registry, {o.backend, o.device, language});
+  // --devices (and --p2p): devices of the selected backend; --p2p alone takes all of them.
+  std::vector<Target> targets;
+  if (cmd.count("--devices") != 0 || o.p2p) {
+    const auto devices = target.backend->devices();
+    const auto list =
+        bench::parse_device_list(cmd.count("--devices") != 0 ? o.devices : "all", devices.size());
+    for (int d : list)
+      targets.push_back(Target{target.backend, devices[static_cast<std::size_t>(d)], d});
+  }
 
   bench::BenchOptions options;
   options.measure.cold = !o.hot;
@@ -267,20 +291,40 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   options.interleave = o.interleave;
   options.peak = o.peak;
   ProgressLine progress(true, std::chrono::milliseconds(0));
-  options.progress = [&progress](const bench::Progress& p) {
-    progress.show(fmt::format("[{}/{}] {}: {} samples, noise {:.2f}%", p.index + 1, p.count,
-                              p.name, p.samples, 100 * p.noise));
+  std::mutex progress_mutex; // several devices' workers report
+  const bool spread = cmd.count("--devices") != 0;
+  options.progress = [&](const bench::Progress& p) {
+    const std::lock_guard lock(progress_mutex);
+    progress.show(fmt::format("[{}/{}] {}{}: {} samples, noise {:.2f}%", p.index + 1, p.count,
+                              spread ? fmt::format("device {}: ", p.device_index) : "", p.name,
+                              p.samples, 100 * p.noise));
   };
 
-  bench::BenchReport report = bench::run_bench(suite.name, cases, target, options);
+  bench::BenchReport report =
+      cases.empty() && o.p2p ? bench::device_report(suite.name, cases, target, options)
+      : spread ? bench::run_bench_spread(suite.name, cases, targets, options,
+                                         bench::estimate_costs(cases).costs)
+               : bench::run_bench(suite.name, cases, target, options);
   progress.clear();
+  if (o.p2p)
+    report.p2p = bench::measure_p2p(targets);
   report.shard = shard;
   report.version = GPURUN_VERSION;
   report.date = iso_date();
   report.host_name = host_name();
   const bool json_on_stdout = o.json_file == "-" || o.csv_file == "-" || o.md_file == "-";
-  if (!json_on_stdout)
+  if (!json_on_stdout) {
     make_printer(OutputFormat::human)->print_bench(report);
+  } else {
+    // The table on stdout does not say which devices failed; stderr does.
+    for (const auto& d : report.devices)
+      if (d.failed())
+        std::cerr << warning_prefix()
+                  << fmt::format("device {}:{} failed: {}\n", report.backend, d.index, d.error);
+    if (report.p2p)
+      for (const auto& e : report.p2p->errors)
+        std::cerr << warning_prefix() << "--p2p: " << e << '\n';
+  }
   write_output(o.json_file, OutputFormat::json, report);
   write_output(o.csv_file, OutputFormat::csv, report);
   write_output(o.md_file, OutputFormat::md, report);
@@ -297,7 +341,14 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   }
   if (!o.plot_file.empty())
     write_plot_svg(make_plot(bench_json(report), "--plot", o.plot_x, plot_metric), o.plot_file);
-  env.exit_code = report.failed() == 0 ? 0 : static_cast<int>(ExitCode::check_failed);
+  // A device that failed outranks a skipped case: the suite ran, but not where it was asked to.
+  const bool device_failed =
+      std::any_of(report.devices.begin(), report.devices.end(),
+                  [](const bench::DeviceRecord& d) { return d.failed(); }) ||
+      (report.p2p && !report.p2p->errors.empty());
+  env.exit_code = device_failed         ? static_cast<int>(ExitCode::device)
+                  : report.failed() == 0 ? 0
+                                         : static_cast<int>(ExitCode::check_failed);
 }
 
 } // namespace
@@ -311,11 +362,15 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
       "  gpurun bench kernels/suites/stream.json -a 'N[pow2]=[20:26]' --json base.json --plot sweep.svg\n"
       "  gpurun bench kernels/examples/saxpy.cu -k 'saxpy<float>' -a 'N[pow2]=[16:24]' -g '(N+255)/256' -b 256 -a a=2.0 --arg 'x=f32[N]:rand' --arg 'y=f32[N]:rand' --arg n=N --bytes '3*N*4'\n"
       "  gpurun bench suite.json --batch --hot --max-noise 1 --json new.json && gpurun compare base.json new.json\n"
+      "  gpurun bench kernels/suites/stream.json --devices all --json all.json   # one worker per GPU\n"
+      "  gpurun bench --p2p --devices 0-3                                       # copy bandwidth matrix\n"
       "\n"
-      "gpurun help bench has the method (cold L2, stream hold, stopping rules) and the report fields.");
+      "gpurun help bench has the method (cold L2, stream hold, stopping rules) and the report "
+      "fields;\ngpurun help multi-gpu has --devices, --p2p and buffers on other devices.");
   auto o = std::make_shared<BenchCommandOptions>();
-  cmd->add_option("file", o->file, "Suite (.json with \"cases\"), run spec (.json) or kernel file")
-      ->required();
+  cmd->add_option("file", o->file,
+                  "Suite (.json with \"cases\"), run spec (.json) or kernel file (required "
+                  "unless --p2p)");
   cmd->add_option("-a,--axis", o->axes,
                   "Axis: N=[1,2,3], N=[2:10:2], N[pow2]=[20:28], T=[float,double]; replaces a "
                   "suite axis of the same name")
@@ -341,6 +396,12 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--flops", o->flops, "Floating-point operations per launch: '2*N'");
   cmd->add_option("--backend", o->backend, "auto|cuda|cpu");
   cmd->add_option("--device", o->device, "Device index")->check(whole_number_at_least(0));
+  cmd->add_option("--devices", o->devices,
+                  "Spread the cases over these devices, one worker each: 0,1 · 0-3 · all "
+                  "(devices of different models each run the whole suite)");
+  cmd->add_flag("--p2p", o->p2p,
+                "Measure the copy bandwidth between every pair of devices (those of --devices, "
+                "else all) and add the matrix to the report");
   cmd->add_flag("--hot", o->hot, "Do not flush L2 before each sample");
   cmd->add_flag("--batch", o->batch, "Time back-to-back launches; per launch = total / count");
   cmd->add_flag("--no-hold", o->no_hold,

@@ -72,6 +72,8 @@ void add_compare_command(CLI::App& app, CommandEnv& env) {
       for (const auto& warning : file->warnings)
         std::cerr << warning_prefix() << warning << '\n';
     const auto report = bench::compare_results(baseline, fresh, options);
+    for (const auto& warning : report.warnings)
+      std::cerr << warning_prefix() << warning << '\n';
     if (!args->md_file.empty())
       write_file_atomic(args->md_file, render_comparison_table(report));
     if (!args->junit_file.empty()) {

@@ -29,6 +29,7 @@ struct CompileCommandOptions {
   std::string arch;
   std::string std_version;
   std::string backend = "auto";
+  int device = 0;
   std::vector<std::string> defines;
   std::vector<std::string> include_dirs;
   std::vector<std::string> opts;
@@ -170,7 +171,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   }
   const Target target = [&] {
     try {
-      return select_target(env.registry, {o.backend, 0, source.language});
+      return select_target(env.registry, {o.backend, o.device, source.language});
     } catch (const Error& e) {
       // Without an AMD GPU the hip backend still compiles for a target that is named.
       if (o.backend != "hip" || e.code() != ExitCode::unavailable)
@@ -252,6 +253,9 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
                   "object, through hipRTC)");
   cmd->add_option("--std", o->std_version, "Language standard");
   cmd->add_option("--backend", o->backend, "auto|cuda|cpu");
+  cmd->add_option("--device", o->device,
+                  "Device index: its architecture is the default target (default 0)")
+      ->check(whole_number_at_least(0));
   cmd->add_option("-D", o->defines, "Define")->allow_extra_args(false);
   cmd->add_option("-I", o->include_dirs, "Include directory")->allow_extra_args(false);
   cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);

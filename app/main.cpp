@@ -14,6 +14,7 @@
 
 #include "app/command.hpp"
 #include "app/nvcc_spellings.hpp"
+#include "backends/cpu/backend.hpp"
 #include "backends/registry.hpp"
 #include "base/detailed_error.hpp"
 #include "base/error.hpp"
@@ -186,6 +187,16 @@ int main(int argc, char** argv) {
               "Colour: auto (on a terminal, unless NO_COLOR is set), always, never")
           ->type_name("WHEN")
           ->trigger_on_parse();
+      // Before the command's callback asks for devices: the CPU backend's virtual devices.
+      if (gpurun::Backend* cpu = registry.find("cpu"))
+        command
+            ->add_option_function<std::size_t>(
+                "--cpu-devices",
+                [cpu](std::size_t count) { gpurun::set_cpu_device_count(*cpu, count); },
+                "The CPU backend shows N virtual devices, each with its own contexts and a share "
+                "of the cores (multi-device tests; default 1)")
+            ->type_name("N")
+            ->trigger_on_parse();
     }
 
     std::reverse(args.begin(), args.end()); // CLI11 takes a reversed vector

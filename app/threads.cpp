@@ -161,7 +161,8 @@ void add_threads_command(CLI::App& app, CommandEnv& env) {
   cmd->add_flag("--run", o->run,
                 "Launch a capture kernel and check what the device reports against the table");
   cmd->add_option("--backend", o->backend, "auto (default), cuda, hip, opencl, metal, cpu");
-  cmd->add_option("--device", o->device, "Device index (default 0)");
+  cmd->add_option("--device", o->device, "Device index (default 0)")
+      ->check(whole_number_at_least(0));
   cmd->add_option("--order", o->order, "With --run: sorted (default) or capture (arrival order)");
   cmd->add_option("--timeout", o->timeout_s, "With --run: seconds to wait for the kernel");
   cmd->callback([cmd, o, &env] { run_threads(*cmd, *o, env); });

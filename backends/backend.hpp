@@ -6,6 +6,7 @@
 /// Errors are exceptions (gpurun::Error / BackendError); expected outcomes such as a compile error
 /// are values.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -212,7 +213,12 @@ struct ContextOptions {
   }
 };
 
-/// A context with one stream: allocation, copies, compile, launch, synchronize.
+/// How a copy between the memories of two devices travels (Context::copy_to_peer).
+enum class PeerPath {
+  direct, ///< device to device (peer access: NVLink or PCIe; a memcpy on the CPU backend)
+  staged, ///< device → host memory → device
+};
+
 /// How far a launch has got (Context::launch_progress).
 struct LaunchProgress {
   std::uint64_t blocks_done = 0;
@@ -220,6 +226,7 @@ struct LaunchProgress {
   double seconds = 0;
 };
 
+/// A context with one stream: allocation, copies, compile, launch, synchronize.
 class Context {
 public:
   virtual ~Context() = default;
@@ -264,6 +271,23 @@ public:
   [[nodiscard]] virtual std::string compiler_id(const CompileOptions& options) const { return {}; }
   /// Names a buffer for diagnostics (memcheck findings name it). Optional hook; default: no-op.
   virtual void name_buffer(const Buffer& buffer, const std::string& name) {}
+
+  /// Lets this context read and write `peer`'s memory directly (`peer` is a context of another
+  /// device of the same backend); false where the devices cannot, which is not an error. Optional
+  /// hook; default: false.
+  [[nodiscard]] virtual bool enable_peer_access(Context& peer) { return false; }
+  /// Copies `src`, a buffer of this context, into `dst`, a buffer of `peer` (another device's
+  /// context of the same backend), and waits until the bytes are there. Direct where
+  /// enable_peer_access(peer) succeeded, else staged through host memory. Returns the path taken.
+  /// Optional hook; default: staged through pageable host memory with copy_to_host and
+  /// copy_to_device.
+  virtual PeerPath copy_to_peer(Context& peer, Buffer& dst, const Buffer& src) {
+    std::vector<std::byte> staging(std::min(dst.size(), src.size()));
+    copy_to_host(staging, src);
+    peer.copy_to_device(dst, staging);
+    peer.synchronize();
+    return PeerPath::staged;
+  }
 
   /// Counters of the last launch (CPU backend with stats: warp_instructions, lane_instructions,
   /// seconds). Optional hook; default: none.

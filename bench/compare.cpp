@@ -1,6 +1,7 @@
 #include "bench/compare.hpp"
 
 #include <cmath>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -104,6 +105,17 @@ CaseComparison one_sided(const StoredCase& found, Verdict verdict) {
 
 } // namespace
 
+namespace {
+/// The device models a file names (empty for formats that do not say).
+std::set<std::string> models_of(const ResultFile& file) {
+  std::set<std::string> models;
+  for (const auto& c : file.cases)
+    if (!c.device.empty())
+      models.insert(c.device);
+  return models;
+}
+} // namespace
+
 ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& fresh,
                                  const CompareOptions& options) {
   ComparisonReport report;
@@ -113,23 +125,44 @@ ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& f
   report.new_format = fresh.format;
   report.options = options;
 
+  // Cases are paired by name; where a file holds several device models (bench --devices), by name
+  // and model, so that no case is compared with another model's measurement of it.
+  const auto base_models = models_of(baseline);
+  const auto new_models = models_of(fresh);
+  const bool by_model = base_models.size() > 1 || new_models.size() > 1;
+  auto key = [&](const StoredCase& c) { return by_model ? c.name + '\0' + c.device : c.name; };
+  auto shown = [&](const StoredCase& c) {
+    StoredCase s = c;
+    if (by_model && !c.device.empty())
+      s.name = fmt::format("{} [{}]", c.name, c.device);
+    return s;
+  };
+  if (!by_model && base_models.size() == 1 && new_models.size() == 1 &&
+      *base_models.begin() != *new_models.begin())
+    report.warnings.push_back(fmt::format("the baseline was measured on {}, the new file on {}: "
+                                          "the change includes the difference of the devices",
+                                          *base_models.begin(), *new_models.begin()));
+  if (by_model)
+    report.warnings.push_back("cases are paired by name and device model (a file holds several "
+                              "models); a case measured on one model only is not compared");
+
   std::unordered_map<std::string, const StoredCase*> in_new;
   for (const auto& c : fresh.cases)
-    in_new.emplace(c.name, &c);
+    in_new.emplace(key(c), &c);
   std::unordered_set<std::string> in_baseline;
   for (const auto& base : baseline.cases) {
-    in_baseline.insert(base.name);
-    const auto it = in_new.find(base.name);
+    in_baseline.insert(key(base));
+    const auto it = in_new.find(key(base));
     if (it != in_new.end()) {
-      report.cases.push_back(compare_case(base, *it->second, options));
+      report.cases.push_back(compare_case(shown(base), *it->second, options));
       continue;
     }
-    report.cases.push_back(one_sided(base, Verdict::only_in_baseline));
+    report.cases.push_back(one_sided(shown(base), Verdict::only_in_baseline));
   }
   for (const auto& added : fresh.cases) {
-    if (in_baseline.count(added.name))
+    if (in_baseline.count(key(added)))
       continue;
-    report.cases.push_back(one_sided(added, Verdict::only_in_new));
+    report.cases.push_back(one_sided(shown(added), Verdict::only_in_new));
   }
   return report;
 }

@@ -53,6 +53,9 @@ struct ComparisonReport {
   CompareOptions options;
   /// Cases of the baseline in its order (with those only there), then those only in the new file.
   std::vector<CaseComparison> cases;
+  /// What the reader should know about the pairing, one line each ("the baseline was measured on
+  /// NVIDIA A100, the new file on NVIDIA H200").
+  std::vector<std::string> warnings;
 
   [[nodiscard]] ComparisonSummary summary() const;
   /// 1 when some case is slower, 0 otherwise (docs/exit-codes.md).

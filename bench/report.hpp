@@ -30,6 +30,38 @@ struct CaseResult {
   std::optional<double> gflops;                 ///< flops / median
   std::size_t outliers = 0;
   std::vector<std::string> warnings;
+  std::string device;   ///< the model of the device that measured the case ("NVIDIA H200")
+  int device_index = 0; ///< its index in the backend (`--device`)
+};
+
+/// One device of a multi-device run (`bench --devices`): what it is, what it measured, and why it
+/// stopped when it failed.
+struct DeviceRecord {
+  int index = 0;    ///< in the backend (`--device`)
+  std::string name; ///< the model
+  std::string arch;
+  std::string driver_version;
+  std::size_t l2_bytes = 0;
+  double peak_bandwidth_gbs = 0; ///< theoretical; 0 when unknown
+  std::optional<double> measured_peak_gbs;
+  std::string peak_error;
+  std::string clocks;    ///< "nvml" or "unavailable: <reason>"
+  std::size_t cases = 0; ///< cases it measured (ok or skipped)
+  double busy_s = 0;     ///< wall time its worker ran
+  std::string error;     ///< why the device stopped (empty: it did not fail)
+  [[nodiscard]] bool failed() const { return !error.empty(); }
+};
+
+/// Copy bandwidth between every ordered pair of devices (`bench --p2p`).
+struct PeerMatrix {
+  std::vector<int> devices; ///< the device indices, in row and column order
+  std::size_t bytes = 0;    ///< per copy
+  /// gbs[from][to]: GB/s of a copy from device row to device column (the diagonal: a copy
+  /// within one device); nullopt where it failed
+  std::vector<std::vector<std::optional<double>>> gbs;
+  /// path[from][to]: "direct", "staged", or "" on the diagonal and where it failed
+  std::vector<std::vector<std::string>> path;
+  std::vector<std::string> errors; ///< one line per pair that failed
 };
 
 /// Which shard of a suite a report holds (bench --shard, or a job array's task).
@@ -64,6 +96,15 @@ struct BenchReport {
   std::vector<std::string> axis_names; ///< every axis of every case, in first-seen order
   std::vector<CaseResult> cases;
   std::optional<ShardInfo> shard; ///< when the report holds one shard of the suite
+  /// The devices of `bench --devices`, in the order given (empty for a run on one device, which
+  /// the fields above describe). Cases of different models are not mixed: every model runs the
+  /// whole suite, and its cases follow each other in `cases`, models in first-listed order.
+  std::vector<DeviceRecord> devices;
+  std::optional<PeerMatrix> p2p; ///< bench --p2p
+  double wall_s = 0;             ///< the suite from start to end on all devices (multi-device)
+
+  /// Whether the cases come from several devices.
+  [[nodiscard]] bool multi_device() const { return !devices.empty(); }
 
   [[nodiscard]] std::size_t failed() const {
     std::size_t n = 0;

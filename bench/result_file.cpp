@@ -29,17 +29,19 @@ const json* member(const json& object, const char* key) {
   return it == object.end() || it->is_null() ? nullptr : &*it;
 }
 
-/// Cases by name in the order first seen; entries of one name add to the same case.
+/// Cases by name (and, in gpurun's files, device model) in the order first seen; entries of one
+/// name and model add to the same case.
 class CaseCollector {
 public:
-  StoredCase& operator[](const std::string& name) {
-    const auto [it, added] = m_index.try_emplace(name, m_cases.size());
+  StoredCase& at(const std::string& name, const std::string& device = {}) {
+    const auto [it, added] = m_index.try_emplace(name + '\0' + device, m_cases.size());
     if (added)
-      m_cases.push_back(StoredCase{name, {}, false, {}});
+      m_cases.push_back(StoredCase{name, {}, false, {}, device});
     return m_cases[it->second];
   }
-  void skip(const std::string& name, std::string reason) {
-    StoredCase& c = (*this)[name];
+  StoredCase& operator[](const std::string& name) { return at(name); }
+  void skip(const std::string& name, std::string reason, const std::string& device = {}) {
+    StoredCase& c = at(name, device);
     c.skipped = true;
     if (c.reason.empty())
       c.reason = std::move(reason);
@@ -112,9 +114,11 @@ std::vector<StoredCase> parse_gpurun(std::string_view label, const json& benchma
       continue; // an aggregate entry, for Google Benchmark's tools
     const Fields g(label, *own, entry.field("gpurun"));
     const std::string name = entry.required_text("name");
+    const std::string device = g.text("device").value_or("");
     const std::string status = g.text("status").value_or("ok");
     if (status != "ok") {
-      cases.skip(name, g.text("reason").value_or(entry.text("error_message").value_or(status)));
+      cases.skip(name, g.text("reason").value_or(entry.text("error_message").value_or(status)),
+                 device);
       continue;
     }
     const json* samples = g.find("samples_s");
@@ -122,7 +126,7 @@ std::vector<StoredCase> parse_gpurun(std::string_view label, const json& benchma
       invalid(label, g.field("samples_s"), "missing");
     if (!samples->is_array())
       invalid(label, g.field("samples_s"), "expected an array of seconds");
-    StoredCase& c = cases[name];
+    StoredCase& c = cases.at(name, device);
     for (std::size_t k = 0; k < samples->size(); ++k) {
       if (!(*samples)[k].is_number())
         invalid(label, fmt::format("{}[{}]", g.field("samples_s"), k), "expected a number");

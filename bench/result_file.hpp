@@ -22,6 +22,7 @@ struct StoredCase {
   std::vector<double> samples_s; ///< in file order; empty for a skipped case
   bool skipped = false;
   std::string reason; ///< why it was skipped
+  std::string device; ///< the model that measured it, where the file says (gpurun's own files)
 };
 
 struct ResultFile {

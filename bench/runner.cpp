@@ -1,7 +1,9 @@
 #include "bench/runner.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -141,8 +143,8 @@ void annotate(CaseResult& r, const BenchReport& report, const MeasureOptions& op
                                      percent(r.summary.noise), percent(options.rules.max_noise)));
 }
 
-BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase>& cases,
-                      const Target& target, const BenchOptions& options) {
+BenchReport device_report(const std::string& suite_name, const std::vector<BenchCase>& cases,
+                          const Target& target, const BenchOptions& options) {
   const DeviceProperties& props = target.device->properties();
   BenchReport report;
   report.suite = suite_name;
@@ -161,13 +163,55 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
       if (std::find(report.axis_names.begin(), report.axis_names.end(), name) ==
           report.axis_names.end())
         report.axis_names.push_back(name);
+  return report;
+}
 
+BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase>& cases,
+                      const Target& target, const BenchOptions& options) {
+  BenchReport report = device_report(suite_name, cases, target, options);
+  report.cases.resize(cases.size());
+  std::size_t next = 0;
+  const auto loss =
+      run_bench_into(report, cases, target, options, [&]() -> std::optional<std::size_t> {
+        if (next == cases.size())
+          return std::nullopt;
+        return next++;
+      });
+  // One device: a device that cannot make a context ends the command, as it always did.
+  if (loss)
+    std::rethrow_exception(loss->error);
+  return report;
+}
+
+std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<BenchCase>& cases,
+                                         const Target& target, const BenchOptions& options,
+                                         const CaseFeed& next) {
+  const DeviceProperties& props = target.device->properties();
   std::string why_no_clocks;
   std::unique_ptr<ClockMonitor> clocks = target.device->clock_monitor(why_no_clocks);
   report.clocks = clocks ? "nvml" : "unavailable: " + why_no_clocks;
 
-  DeviceSession session(target, options.measure.cold && !options.measure.batch);
-  report.cases.resize(cases.size());
+  // A device that cannot make a context can do nothing more; the caller hears which cases it
+  // held unfinished: the one being prepared or sampled, and those waiting their turn.
+  std::optional<std::size_t> current;
+  std::vector<Prepared> active;
+  auto lost = [&](const Error& e) {
+    const std::string text = e.what();
+    DeviceLoss loss{std::current_exception(), text.substr(0, text.find('\n')), {}};
+    if (current)
+      loss.unfinished.push_back(*current);
+    for (const auto& p : active)
+      if (p.index != current)
+        loss.unfinished.push_back(p.index);
+    return loss;
+  };
+  std::optional<DeviceSession> session_storage;
+  try {
+    session_storage.emplace(target, options.measure.cold && !options.measure.batch);
+  } catch (const Error& e) {
+    return lost(e);
+  }
+  DeviceSession& session = *session_storage;
   const std::size_t count = cases.size();
 
   auto fail = [&](std::size_t i, const std::string& reason) {
@@ -178,11 +222,14 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
   auto prepare_case = [&](std::size_t i) -> std::optional<Prepared> {
     const BenchCase& c = cases[i];
     CaseResult& r = report.cases[i];
+    r = CaseResult{};
     r.name = c.name;
     r.case_name = c.case_name;
     r.point = c.point;
     r.bytes = c.bytes;
     r.flops = c.flops;
+    r.device = props.name;
+    r.device_index = target.device_index;
     if (c.error) {
       fail(i, *c.error);
       return std::nullopt;
@@ -217,8 +264,8 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
     try {
       p.sampler->step();
       if (options.progress)
-        options.progress(
-            {p.index, count, cases[p.index].name, p.sampler->samples(), p.sampler->noise()});
+        options.progress({p.index, count, cases[p.index].name, p.sampler->samples(),
+                          p.sampler->noise(), target.device_index});
       return true;
     } catch (const Error& e) {
       fail(p.index, reason_of(e));
@@ -248,45 +295,58 @@ BenchReport run_bench(const std::string& suite_name, const std::vector<BenchCase
     peak_options.peak = false;
     peak_options.interleave = false;
     peak_options.progress = nullptr;
-    const BenchReport measured = run_bench("peak", one, target, peak_options);
-    if (!measured.cases.empty() && measured.cases[0].ok && measured.cases[0].summary.median > 0)
-      report.measured_peak_gbs =
-          2.0 * static_cast<double>(bytes) / measured.cases[0].summary.median / 1e9;
-    else if (!measured.cases.empty())
-      report.peak_error = measured.cases[0].reason;
-  }
-
-  if (!options.interleave) {
-    for (std::size_t i = 0; i < count; ++i) {
-      auto p = prepare_case(i);
-      if (!p)
-        continue;
-      bool alive = true;
-      while (alive && !p->sampler->done())
-        alive = step(*p);
-      if (alive)
-        finish_case(*p);
+    try {
+      const BenchReport measured = run_bench("peak", one, target, peak_options);
+      if (!measured.cases.empty() && measured.cases[0].ok && measured.cases[0].summary.median > 0)
+        report.measured_peak_gbs =
+            2.0 * static_cast<double>(bytes) / measured.cases[0].summary.median / 1e9;
+      else if (!measured.cases.empty())
+        report.peak_error = measured.cases[0].reason;
+    } catch (const Error& e) {
+      return lost(e);
     }
-    return report;
   }
 
-  std::vector<Prepared> active;
-  for (std::size_t i = 0; i < count; ++i)
-    if (auto p = prepare_case(i))
-      active.push_back(std::move(*p));
-  while (!active.empty()) {
-    for (auto it = active.begin(); it != active.end();) {
-      if (!step(*it)) {
-        it = active.erase(it);
-      } else if (it->sampler->done()) {
-        finish_case(*it);
-        it = active.erase(it);
-      } else {
-        ++it;
+  try {
+    if (!options.interleave) {
+      while ((current = next())) {
+        auto p = prepare_case(*current);
+        if (p) {
+          bool alive = true;
+          while (alive && !p->sampler->done())
+            alive = step(*p);
+          if (alive)
+            finish_case(*p);
+        }
+        current.reset();
+      }
+      return std::nullopt;
+    }
+
+    while ((current = next())) {
+      if (auto p = prepare_case(*current))
+        active.push_back(std::move(*p));
+      current.reset();
+    }
+    while (!active.empty()) {
+      for (auto it = active.begin(); it != active.end();) {
+        current = it->index;
+        if (!step(*it)) {
+          it = active.erase(it);
+        } else if (it->sampler->done()) {
+          finish_case(*it);
+          it = active.erase(it);
+        } else {
+          ++it;
+        }
+        current.reset();
       }
     }
+  } catch (const Error& e) {
+    // Only session.reset() lets an Error out of the steps above: the device is lost.
+    return lost(e);
   }
-  return report;
+  return std::nullopt;
 }
 
 } // namespace gpurun::bench

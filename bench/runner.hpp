@@ -1,9 +1,12 @@
 #pragma once
 // Running a suite's cases on one device: one context for every case, each case prepared through
 // the pipeline, verified by a first launch (and its `expect`, when it has one), then sampled; a
-// case that fails is reported as skipped and the suite goes on.
+// case that fails is reported as skipped and the suite goes on. Several devices share a suite
+// through bench/spread.hpp, each device's worker running its cases here.
 #include <cstddef>
+#include <exception>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,7 @@ struct Progress {
   std::string_view name;
   std::size_t samples = 0;
   double noise = 0;
+  int device_index = 0; ///< the device sampling it
 };
 
 struct BenchOptions {
@@ -35,6 +39,34 @@ struct BenchOptions {
 [[nodiscard]] BenchReport run_bench(const std::string& suite_name,
                                     const std::vector<BenchCase>& cases, const Target& target,
                                     const BenchOptions& options);
+
+/// Hands a device's worker its next case (an index into the case list), nullopt when none is
+/// left. Called on the worker's own thread.
+using CaseFeed = std::function<std::optional<std::size_t>()>;
+
+/// Why a device stopped in the middle of run_bench_into: it could not make a context (at the
+/// start, or after a device error), so it cannot run anything more.
+struct DeviceLoss {
+  std::exception_ptr error; ///< what creating the context threw
+  std::string reason;       ///< its message, one line
+  /// Cases the device had taken and not finished: the one whose device error preceded the loss
+  /// (its result says so), and under --interleave every case still being sampled.
+  std::vector<std::size_t> unfinished;
+};
+
+/// The report's device fields (backend, device, arch, L2, bandwidth, clocks) and measurement
+/// settings for `target`, without cases.
+[[nodiscard]] BenchReport device_report(const std::string& suite_name,
+                                        const std::vector<BenchCase>& cases, const Target& target,
+                                        const BenchOptions& options);
+
+/// Runs the cases `next` hands out on `target` (one context, remade after a device error),
+/// filling `report.cases[i]` — sized to the case list by the caller — for each case taken; the
+/// others stay untouched. `report` comes from device_report(). Returns the loss when the device
+/// stops being able to make a context; the cases finished before stay in `report`.
+[[nodiscard]] std::optional<DeviceLoss>
+run_bench_into(BenchReport& report, const std::vector<BenchCase>& cases, const Target& target,
+               const BenchOptions& options, const CaseFeed& next);
 
 /// Statistics, throughput and warnings of a measured case; exposed for tests.
 void annotate(CaseResult& result, const BenchReport& report, const MeasureOptions& options);

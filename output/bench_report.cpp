@@ -93,10 +93,12 @@ ordered_json case_json(const CaseResult& c, const BenchReport& report) {
   for (const auto& [name, value] : c.point)
     axes[name] = value;
   ordered_json g{{"case", c.case_name}, {"axes", axes}, {"status", c.ok ? "ok" : "skipped"}};
+  const std::string& device = c.device.empty() ? report.device : c.device;
+  const int device_index = c.device.empty() ? report.device_index : c.device_index;
   if (!c.ok) {
     g["reason"] = c.reason;
-    g["device"] = report.device;
-    g["device_index"] = report.device_index;
+    g["device"] = device;
+    g["device_index"] = device_index;
     g["host_name"] = report.host_name;
     return g;
   }
@@ -127,10 +129,41 @@ ordered_json case_json(const CaseResult& c, const BenchReport& report) {
   g["outliers"] = c.outliers;
   g["wall_s"] = m.wall_s;
   g["warnings"] = c.warnings;
-  g["device"] = report.device;
-  g["device_index"] = report.device_index;
+  g["device"] = device;
+  g["device_index"] = device_index;
   g["host_name"] = report.host_name;
   return g;
+}
+
+ordered_json device_json(const bench::DeviceRecord& d) {
+  return {{"index", d.index},
+          {"name", d.name},
+          {"arch", d.arch},
+          {"driver_version", d.driver_version},
+          {"l2_bytes", d.l2_bytes},
+          {"peak_bandwidth_gbs", d.peak_bandwidth_gbs},
+          {"measured_peak_gbs", optional_number(d.measured_peak_gbs)},
+          {"peak_error", d.peak_error.empty() ? ordered_json() : ordered_json(d.peak_error)},
+          {"clocks", d.clocks},
+          {"cases", d.cases},
+          {"busy_s", d.busy_s},
+          {"status", d.failed() ? "failed" : "ok"},
+          {"error", d.failed() ? ordered_json(d.error) : ordered_json()}};
+}
+
+ordered_json p2p_json(const bench::PeerMatrix& m) {
+  ordered_json gbs = ordered_json::array();
+  for (const auto& row : m.gbs) {
+    ordered_json r = ordered_json::array();
+    for (const auto& v : row)
+      r.push_back(optional_number(v));
+    gbs.push_back(std::move(r));
+  }
+  return {{"devices", m.devices},
+          {"bytes", m.bytes},
+          {"gbs", gbs},
+          {"path", m.path},
+          {"errors", m.errors}};
 }
 
 } // namespace
@@ -175,6 +208,10 @@ std::string bench_markdown(const BenchReport& report) {
   }
   if (any_of_cases(report, [](const CaseResult& c) { return c.gflops.has_value(); }))
     add("GFLOP/s", true, [](const CaseResult& c) { return throughput(c.gflops); });
+  if (report.multi_device())
+    add("device", true, [](const CaseResult& c) {
+      return c.device_index < 0 ? std::string("-") : std::to_string(c.device_index);
+    });
   add("stop", false, [](const CaseResult& c) {
     return c.ok ? std::string(bench::to_string(c.measurement.stop_reason)) : std::string();
   });
@@ -184,6 +221,85 @@ std::string bench_markdown(const BenchReport& report) {
     return c.warnings.empty() ? std::string() : fmt::format("{}", fmt::join(c.warnings, "; "));
   });
   return render_table(columns, cases.size());
+}
+
+std::vector<ModelSection> bench_model_sections(const BenchReport& report) {
+  if (!report.multi_device())
+    return {ModelSection{{}, report}};
+  std::vector<ModelSection> sections;
+  for (const auto& d : report.devices) {
+    auto it = std::find_if(sections.begin(), sections.end(), [&](const ModelSection& s) {
+      return s.report.device == d.name && s.report.arch == d.arch;
+    });
+    if (it == sections.end()) {
+      BenchReport part = report;
+      part.cases.clear();
+      part.devices.clear();
+      part.p2p.reset();
+      part.device = d.name;
+      part.device_index = d.index;
+      part.arch = d.arch;
+      part.driver_version = d.driver_version;
+      part.l2_bytes = d.l2_bytes;
+      part.peak_bandwidth_gbs = d.peak_bandwidth_gbs;
+      part.measured_peak_gbs = d.measured_peak_gbs;
+      part.peak_error = d.peak_error;
+      part.clocks = d.clocks;
+      sections.push_back(ModelSection{{}, std::move(part)});
+      it = std::prev(sections.end());
+    }
+    it->report.devices.push_back(d);
+  }
+  for (auto& section : sections) {
+    std::vector<std::string> indices;
+    for (const auto& d : section.report.devices)
+      indices.push_back(std::to_string(d.index));
+    section.title = fmt::format("{} ({}), device{} {}", section.report.device, section.report.arch,
+                                indices.size() == 1 ? "" : "s", fmt::join(indices, ", "));
+    for (const auto& c : report.cases)
+      if (c.device == section.report.device &&
+          std::any_of(section.report.devices.begin(), section.report.devices.end(),
+                      [&](const bench::DeviceRecord& d) {
+                        return c.device_index == d.index || c.device_index < 0;
+                      }))
+        section.report.cases.push_back(c);
+  }
+  return sections;
+}
+
+std::string bench_devices_text(const BenchReport& report) {
+  std::string out;
+  for (const auto& d : report.devices) {
+    out += fmt::format("  {}:{}  {}  {} case{} in {}", report.backend, d.index, d.name, d.cases,
+                       d.cases == 1 ? "" : "s", format_duration(d.busy_s));
+    if (d.failed())
+      out += fmt::format("  FAILED: {}", d.error);
+    out += '\n';
+  }
+  return out;
+}
+
+std::string p2p_markdown(const bench::PeerMatrix& m) {
+  std::vector<Column> columns;
+  Column from{"from \\ to", false, {}};
+  for (int d : m.devices)
+    from.cells.push_back(std::to_string(d));
+  columns.push_back(std::move(from));
+  for (std::size_t j = 0; j < m.devices.size(); ++j) {
+    Column c{std::to_string(m.devices[j]), true, {}};
+    for (std::size_t i = 0; i < m.devices.size(); ++i) {
+      const auto& v = m.gbs[i][j];
+      if (!v)
+        c.cells.push_back("failed");
+      else
+        c.cells.push_back(throughput(*v) + (m.path[i][j] == "staged" ? " (host)" : ""));
+    }
+    columns.push_back(std::move(c));
+  }
+  std::string out = render_table(columns, m.devices.size());
+  for (const auto& e : m.errors)
+    out += e + '\n';
+  return out;
 }
 
 ordered_json bench_json(const BenchReport& report) {
@@ -206,6 +322,15 @@ ordered_json bench_json(const BenchReport& report) {
       {"min_time_s", report.rules.min_time_s},
       {"timeout_s", report.rules.timeout_s},
       {"clocks", report.clocks}};
+  if (report.multi_device()) {
+    ordered_json devices = ordered_json::array();
+    for (const auto& d : report.devices)
+      devices.push_back(device_json(d));
+    gpurun["devices"] = devices;
+    gpurun["wall_s"] = report.wall_s;
+  }
+  if (report.p2p)
+    gpurun["p2p"] = p2p_json(*report.p2p);
   if (report.shard) {
     const auto& shard = *report.shard;
     gpurun["shard"] = {{"index", shard.index},         {"count", shard.count},
@@ -285,7 +410,10 @@ std::string bench_csv(const BenchReport& report) {
   for (const auto& axis : report.axis_names)
     out += fmt::format(",{}", axis);
   out += ",status,samples,median_s,mean_s,min_s,max_s,stdev_s,noise,batch_s,bandwidth_gbs,"
-         "peak_fraction,gflops,stop_reason,throttled_discarded,reason\n";
+         "peak_fraction,gflops,stop_reason,throttled_discarded,reason";
+  // Several devices: which one measured each case (columns a one-device report does not have).
+  const bool multi = report.multi_device();
+  out += multi ? ",device_index,device\n" : "\n";
   auto quoted = [](const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos)
       return text;
@@ -301,17 +429,20 @@ std::string bench_csv(const BenchReport& report) {
     out += fmt::format("{},{}", quoted(c.name), quoted(c.case_name));
     for (const auto& axis : report.axis_names)
       out += fmt::format(",{}", quoted(axis_value(c, axis)));
+    const std::string device_columns =
+        multi ? fmt::format(",{},{}", c.device_index, quoted(c.device)) : std::string();
     if (!c.ok) {
-      out += fmt::format(",skipped,0,,,,,,,,,,,,0,{}\n", quoted(c.reason));
+      out += fmt::format(",skipped,0,,,,,,,,,,,,0,{}{}\n", quoted(c.reason), device_columns);
       continue;
     }
     const auto& s = c.summary;
-    out += fmt::format(
-        ",ok,{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},{},{},{},{},{},{},{}\n", s.count,
-        s.median, s.mean, s.min, s.max, s.stdev, s.noise,
-        number(c.batch ? std::optional(c.batch->median) : std::nullopt), number(c.bandwidth_gbs),
-        number(c.peak_fraction), number(c.gflops), bench::to_string(c.measurement.stop_reason),
-        c.measurement.throttled_discarded, quoted(fmt::format("{}", fmt::join(c.warnings, "; "))));
+    out +=
+        fmt::format(",ok,{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},{},{},{},{},{},{},{}{}\n",
+                    s.count, s.median, s.mean, s.min, s.max, s.stdev, s.noise,
+                    number(c.batch ? std::optional(c.batch->median) : std::nullopt),
+                    number(c.bandwidth_gbs), number(c.peak_fraction), number(c.gflops),
+                    bench::to_string(c.measurement.stop_reason), c.measurement.throttled_discarded,
+                    quoted(fmt::format("{}", fmt::join(c.warnings, "; "))), device_columns);
   }
   return out;
 }

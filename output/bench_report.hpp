@@ -3,6 +3,7 @@
 // written by --md), Google Benchmark's JSON (--json; its tools/compare.py reads it, and so does
 // `gpurun compare`) and CSV (--csv).
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,23 @@ namespace gpurun {
 /// Google Benchmark's JSON document (json_schema_version 1) with gpurun's own fields, every raw
 /// sample included (docs/bench.md).
 [[nodiscard]] nlohmann::ordered_json bench_json(const bench::BenchReport& report);
+
+/// The cases of one device model (a multi-device report keeps models apart): a title
+/// ("gpurun PTX emulator (sm_90), devices 0, 1") and the report narrowed to that model's cases and
+/// devices. A one-device report is one section with an empty title.
+struct ModelSection {
+  std::string title;
+  bench::BenchReport report;
+};
+[[nodiscard]] std::vector<ModelSection> bench_model_sections(const bench::BenchReport& report);
+
+/// The devices of a multi-device report, one line each: index, model, cases measured, time busy
+/// and, for a device that failed, why.
+[[nodiscard]] std::string bench_devices_text(const bench::BenchReport& report);
+
+/// `bench --p2p`'s matrix as an aligned Markdown table of GB/s (rows: from, columns: to; a copy
+/// staged through host memory is marked "(host)"), then a line per pair that failed.
+[[nodiscard]] std::string p2p_markdown(const bench::PeerMatrix& matrix);
 
 /// One line per case, a header first.
 [[nodiscard]] std::string bench_csv(const bench::BenchReport& report);

@@ -161,6 +161,7 @@ nlohmann::ordered_json comparison_json(const ComparisonReport& report) {
             {"only_in_baseline", s.only_in_baseline},
             {"only_in_new", s.only_in_new},
             {"skipped", s.skipped}}},
+          {"warnings", report.warnings},
           {"exit_code", report.exit_code()}};
 }
 

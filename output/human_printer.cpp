@@ -138,23 +138,52 @@ void HumanPrinter::do_print_threads(const ThreadsReport& report) {
 }
 
 void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
-  fmt::print(out(), "{} on {}:{} {} · {} · noise ≤ {:.2g}% · clocks: {}\n", report.suite,
-             report.backend, report.device_index, report.device, report.mode,
-             100 * report.rules.max_noise, report.clocks);
-  if (report.measured_peak_gbs)
-    fmt::print(out(), "measured peak bandwidth: {:.1f} GB/s ({:.1f}% of {:.0f} GB/s theoretical)\n",
-               *report.measured_peak_gbs,
-               report.peak_bandwidth_gbs > 0
-                   ? 100 * *report.measured_peak_gbs / report.peak_bandwidth_gbs
-                   : 0.0,
-               report.peak_bandwidth_gbs);
-  if (!report.peak_error.empty())
-    fmt::print(out(), "measured peak bandwidth: none ({})\n", report.peak_error);
-  out() << '\n' << bench_markdown(report);
+  auto print_peak = [&](const bench::BenchReport& r) {
+    if (r.measured_peak_gbs)
+      fmt::print(out(),
+                 "measured peak bandwidth: {:.1f} GB/s ({:.1f}% of {:.0f} GB/s theoretical)\n",
+                 *r.measured_peak_gbs,
+                 r.peak_bandwidth_gbs > 0 ? 100 * *r.measured_peak_gbs / r.peak_bandwidth_gbs : 0.0,
+                 r.peak_bandwidth_gbs);
+    if (!r.peak_error.empty())
+      fmt::print(out(), "measured peak bandwidth: none ({})\n", r.peak_error);
+  };
+  if (report.cases.empty() && report.p2p) {
+    // --p2p alone: the matrix is the report.
+  } else if (!report.multi_device()) {
+    fmt::print(out(), "{} on {}:{} {} · {} · noise ≤ {:.2g}% · clocks: {}\n", report.suite,
+               report.backend, report.device_index, report.device, report.mode,
+               100 * report.rules.max_noise, report.clocks);
+    print_peak(report);
+    out() << '\n' << bench_markdown(report);
+  } else {
+    fmt::print(out(), "{} on {} device{} of {} · {} · noise ≤ {:.2g}% · {} in all\n", report.suite,
+               report.devices.size(), report.devices.size() == 1 ? "" : "s", report.backend,
+               report.mode, 100 * report.rules.max_noise, format_duration(report.wall_s));
+    out() << bench_devices_text(report);
+    // Each model its own table: times of different models are not comparable.
+    for (const auto& section : bench_model_sections(report)) {
+      fmt::print(out(), "\n{} · clocks: {}\n", section.title, section.report.clocks);
+      print_peak(section.report);
+      out() << '\n' << bench_markdown(section.report);
+    }
+  }
+  if (report.p2p)
+    fmt::print(out(),
+               "{}copy bandwidth between {} devices, GB/s ({} per copy; rows: from, columns: "
+               "to)\n\n{}",
+               report.cases.empty() ? "" : "\n", report.backend, byte_size(report.p2p->bytes),
+               p2p_markdown(*report.p2p));
   if (const std::size_t failed = report.failed(); failed > 0)
     fmt::print(out(), "\n{}\n",
                paint(Tone::bad, fmt::format("{} of {} cases skipped", failed, report.cases.size()),
                      colors_for(out())));
+  for (const auto& d : report.devices)
+    if (d.failed())
+      fmt::print(out(), "{}\n",
+                 paint(Tone::bad,
+                       fmt::format("device {}:{} failed: {}", report.backend, d.index, d.error),
+                       colors_for(out())));
 }
 
 // The Markdown table reads as well on a terminal as in a pull request.

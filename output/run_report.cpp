@@ -141,6 +141,8 @@ std::string timings_line(const Timings& t, const std::string& compiler) {
   if (t.load_ms > 0)
     parts.push_back(fmt::format("load {}", ms(t.load_ms)));
   parts.push_back(fmt::format("h2d {}", ms(t.h2d_ms)));
+  if (t.p2p_ms > 0)
+    parts.push_back(fmt::format("p2p {}", ms(t.p2p_ms)));
   std::string kernel = fmt::format("kernel {}", ms(t.kernel_ms));
   if (t.kernel_samples_ms.size() > 1) {
     const auto [lo, hi] =
@@ -239,7 +241,8 @@ json to_json(const RunOutcome& o) {
                      {"compile", t.compile_ms},  {"load", t.load_ms},
                      {"cache_hit", t.cache_hit}, {"h2d", t.h2d_ms},
                      {"kernel", t.kernel_ms},    {"kernel_samples", t.kernel_samples_ms},
-                     {"d2h", t.d2h_ms},          {"total", t.total_ms}};
+                     {"d2h", t.d2h_ms},          {"p2p", t.p2p_ms},
+                     {"total", t.total_ms}};
   json buffers = json::object();
   for (const auto& b : o.buffers) {
     json e;

@@ -27,7 +27,21 @@ void CsvPrinter::do_print_bench(const bench::BenchReport& report) {
 }
 
 void MarkdownPrinter::do_print_bench(const bench::BenchReport& report) {
-  out() << bench_markdown(report);
+  if (report.cases.empty() && report.p2p) {
+    // --p2p alone: the matrix is the report.
+  } else if (!report.multi_device()) {
+    out() << bench_markdown(report);
+  } else {
+    bool first = true;
+    for (const auto& section : bench_model_sections(report)) {
+      out() << (first ? "" : "\n") << "### " << section.title << "\n\n"
+            << bench_markdown(section.report);
+      first = false;
+    }
+  }
+  if (report.p2p)
+    out() << "\n### copy bandwidth between devices, GB/s (rows: from, columns: to)\n\n"
+          << p2p_markdown(*report.p2p);
 }
 
 void MarkdownPrinter::do_print_comparison(const bench::ComparisonReport& report) {

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -139,13 +140,27 @@ ArgSpec parse_arg_spec(std::string_view text, std::string_view field) {
     std::size_t count = 1;
     for (auto d : spec.shape)
       count *= d;
-    if (close + 1 == text.size()) {
+    std::size_t rest = close + 1;
+    if (rest < text.size() && text[rest] == '@') {
+      std::size_t end = rest + 1;
+      while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
+        ++end;
+      int device = 0;
+      const auto [ptr, ec] = std::from_chars(text.data() + rest + 1, text.data() + end, device);
+      if (end == rest + 1 || ec != std::errc() || ptr != text.data() + end)
+        throw_at(where, rest + 1, "expected a device index after '@' (f32[8]@1:rand)");
+      spec.device = device;
+      rest = end;
+    }
+    if (rest == text.size()) {
       spec.fill.field = std::string(field);
       spec.fill.origin = spec.text;
-    } else if (text[close + 1] == ':') {
-      spec.fill = parse_fill(text.substr(close + 2), *spec.dtype, count, where.at(close + 2));
+    } else if (text[rest] == ':') {
+      spec.fill = parse_fill(text.substr(rest + 1), *spec.dtype, count, where.at(rest + 1));
     } else {
-      throw_at(where, close + 1, "expected ':' and a fill after ']'");
+      throw_at(where, rest,
+               spec.device ? "expected ':' and a fill after the device"
+                           : "expected ':' and a fill after ']'");
     }
     return spec;
   }

@@ -3,7 +3,8 @@
 //
 //   ARG    := [NAME '='] (SCALAR | BUFFER)
 //   SCALAR := [TYPE ':'] NUMBER                 20 · f32:20.0 · u64:1<<20
-//   BUFFER := TYPE '[' DIMS ']' [':' FILL]      f32[20]:iota · u8[1<<20]:rand(seed=7)
+//   BUFFER := TYPE '[' DIMS ']' ['@' DEVICE] [':' FILL]
+//                                              f32[20]:iota · u8[1<<20]:rand(seed=7) · f32[8]@1:0
 
 #include <cstddef>
 #include <optional>
@@ -30,6 +31,9 @@ struct ArgSpec {
   std::vector<std::size_t> shape;
   /// buffer: how to fill it (zeros when no fill is written).
   FillSpec fill;
+  /// buffer: the device it lives on (`@N`), when not the run's own; its data crosses to the run's
+  /// device by a device-to-device copy (docs/multi-gpu.md).
+  std::optional<int> device;
   /// The whole spec as given, for messages.
   std::string text;
 };

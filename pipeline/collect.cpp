@@ -20,7 +20,19 @@ void copy_out(PreparedRun& run) {
   auto& reports = run.outcome.buffers;
   for (const auto& b : run.buffers) {
     BufferReport report{b.name, b.is_input, b.host, HostBuffer(b.host.dtype(), b.host.shape())};
-    context.copy_to_host(report.after.bytes(), *b.device);
+    if (b.home && b.home_index) {
+      // A buffer placed on another device goes back there, and is read from there.
+      Context& home = *run.home_contexts.at(*b.home_index);
+      context.synchronize();
+      const auto start = std::chrono::steady_clock::now();
+      (void)context.copy_to_peer(home, *b.home, *b.device);
+      run.outcome.timings.p2p_ms +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      home.copy_to_host(report.after.bytes(), *b.home);
+    } else {
+      context.copy_to_host(report.after.bytes(), *b.device);
+    }
     reports.push_back(std::move(report));
   }
   for (const auto& g : run.globals) {
@@ -69,9 +81,11 @@ void prepare_save_dir(const std::filesystem::path& dir) {
 
 void collect(PreparedRun& run, const RunRequest& request) {
   const auto start = std::chrono::steady_clock::now();
+  const double p2p_before = run.outcome.timings.p2p_ms;
   copy_out(run);
   run.outcome.timings.d2h_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() -
+      (run.outcome.timings.p2p_ms - p2p_before);
   trace("copied out");
   check_expectations(run.outcome, request);
   if (request.save_dir)

@@ -165,8 +165,24 @@ HostBuffer make_host_buffer(const ArgSpec& spec, const std::filesystem::path& ba
   }
 }
 
-void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
-                  const std::filesystem::path& base_dir) {
+/// The context of device `index` of the run's backend, for buffers placed there (made once).
+Context& home_context(PreparedRun& run, const Target& target, int index, const ArgSpec& spec,
+                      const ContextOptions& options) {
+  if (auto it = run.home_contexts.find(index); it != run.home_contexts.end())
+    return *it->second;
+  const auto devices = target.backend->devices();
+  if (static_cast<std::size_t>(index) >= devices.size())
+    throw unavailable_error(fmt::format("--arg {}: device {} is not there; {} has {} device(s)",
+                                        spec.text, index, target.backend_name(), devices.size()));
+  auto context =
+      std::shared_ptr<Context>(devices[static_cast<std::size_t>(index)]->create_context(options));
+  (void)context->enable_peer_access(*run.context);
+  (void)run.context->enable_peer_access(*context);
+  return *run.home_contexts.emplace(index, std::move(context)).first->second;
+}
+
+void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound, const Target& target,
+                  const std::filesystem::path& base_dir, const ContextOptions& home_options) {
   Context& context = *run.context;
   for (const auto& arg : bound) {
     if (arg.spec.kind == ArgSpec::Kind::scalar) {
@@ -177,12 +193,29 @@ void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
     b.name = arg.name;
     b.is_input = arg.is_input;
     b.host = make_host_buffer(arg.spec, base_dir, fmt::format("buffer '{}'", arg.name));
-    b.device = context.allocate(std::max<std::size_t>(b.host.size_bytes(), 1));
+    const std::size_t bytes = std::max<std::size_t>(b.host.size_bytes(), 1);
+    b.device = context.allocate(bytes);
     context.name_buffer(*b.device, b.name);
-    // `uninit`: allocated and never written by the host, so --initcheck (and compute-sanitizer's
-    // initcheck on a GPU) sees every read of it that the kernel did not write first.
-    if (arg.spec.fill.kind != FillSpec::Kind::uninit)
+    const bool fill = arg.spec.fill.kind != FillSpec::Kind::uninit;
+    if (arg.spec.device && *arg.spec.device != target.device_index) {
+      // The buffer lives on another device: filled there, then across by a peer copy.
+      Context& home = home_context(run, target, *arg.spec.device, arg.spec, home_options);
+      b.home_index = arg.spec.device;
+      b.home = home.allocate(bytes);
+      home.name_buffer(*b.home, b.name);
+      if (fill) {
+        home.copy_to_device(*b.home, b.host.bytes());
+        home.synchronize();
+        const auto start = Clock::now();
+        (void)home.copy_to_peer(context, *b.device, *b.home);
+        run.outcome.timings.p2p_ms += ms_since(start);
+      }
+    } else if (fill) {
+      // `uninit`: allocated and never written by the host, so --initcheck (and
+      // compute-sanitizer's initcheck on a GPU) sees every read of it that the kernel did not
+      // write first.
       context.copy_to_device(*b.device, b.host.bytes());
+    }
     run.args.add_buffer(*b.device);
     run.buffers.push_back(std::move(b));
   }
@@ -200,6 +233,10 @@ void bind_globals(PreparedRun& run, const RunRequest& request) {
     if (spec.kind != ArgSpec::Kind::buffer)
       throw usage_error(
           fmt::format("--global {}: expected a buffer spec such as f32[4]:[1,2,3,4]", text));
+    if (spec.device)
+      throw usage_error(fmt::format("--global {}: a module variable lives on the run's device; "
+                                    "'@{}' does not apply",
+                                    text, *spec.device));
     BoundGlobal g{name, *symbol,
                   make_host_buffer(spec, request.base_dir, fmt::format("--global {}", text))};
     // A smaller fill goes into the start of the variable, as Kernel Tuner and CuPy copy it (a 7×7
@@ -281,9 +318,10 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   validate_launch(outcome.launch, props, outcome.attributes.static_shared_bytes);
 
   const auto h2d_start = Clock::now();
-  bind_buffers(run, bound, request.base_dir);
+  bind_buffers(run, bound, target, request.base_dir, context_options(request));
   bind_globals(run, request);
-  outcome.timings.h2d_ms = ms_since(h2d_start);
+  // The peer copies of buffers placed on other devices are timed apart (timings.p2p_ms).
+  outcome.timings.h2d_ms = ms_since(h2d_start) - outcome.timings.p2p_ms;
   trace("copied in");
   return run;
 }

@@ -4,7 +4,9 @@
 // compiled through the cache; loaded; buffers allocated, filled and copied in.
 //   prepare → execute (one launch, or timed launches) → collect (copy out, checks, saves)
 // `gpurun run`, `threads --run` and the benchmark loop all go through these stages.
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,10 @@ struct BoundBuffer {
   bool is_input = false;
   HostBuffer host; ///< the contents copied in
   std::unique_ptr<Buffer> device;
+  /// Where the buffer lives when its spec places it on another device (`@N`): that device's index
+  /// and allocation. Filled there, copied to `device` before the launch and back after it.
+  std::optional<int> home_index;
+  std::unique_ptr<Buffer> home;
 };
 
 /// A module global named by --global, filled before launch and read back after.
@@ -35,6 +41,9 @@ struct BoundGlobal {
 /// Each stage adds to `outcome`.
 struct PreparedRun {
   RunOutcome outcome;
+  /// Contexts on the other devices that buffers live on (by device index); declared before
+  /// `context` and `buffers` so that those buffers go first.
+  std::map<int, std::shared_ptr<Context>> home_contexts;
   std::shared_ptr<Context> context;
   std::unique_ptr<Module> module;
   Function* function = nullptr;

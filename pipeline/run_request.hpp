@@ -86,6 +86,9 @@ struct Timings {
   double kernel_ms = 0;                  ///< first launch (or mean of --repeat)
   std::vector<double> kernel_samples_ms; ///< every launch of --repeat
   double d2h_ms = 0;
+  /// Copies between devices for buffers placed on another device (`@N`): in before the launch,
+  /// out after it; 0 when there are none.
+  double p2p_ms = 0;
   double total_ms = 0; ///< from main() to the report
 };
 

@@ -21,7 +21,7 @@ constexpr std::string_view k_top_keys[] = {
     "repeat", "timeout", "backend", "device", "save",  "description"};
 constexpr std::string_view k_compile_keys[] = {"defines", "include_dirs", "std",
                                                "arch",    "options",      "compiler"};
-constexpr std::string_view k_buffer_keys[] = {"name", "type", "shape", "fill"};
+constexpr std::string_view k_buffer_keys[] = {"name", "type", "shape", "fill", "device"};
 constexpr std::string_view k_scalar_keys[] = {"name", "type", "value"};
 
 std::string json_type(const json& j) {
@@ -216,6 +216,12 @@ public:
       wrong_type(key + ".shape", shape, "an array of integers");
     }
     out += "]";
+    if (j.contains("device")) {
+      const auto device = integer(j["device"], key + ".device");
+      if (device < 0)
+        fail(key + ".device", fmt::format("{} is not a device index (0, 1, …)", device));
+      out += "@" + std::to_string(device);
+    }
     if (j.contains("fill"))
       out += ":" + fill_text(j["fill"], key + ".fill");
     return absolute_at_paths(out);

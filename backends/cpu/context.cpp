@@ -34,12 +34,31 @@ std::string ptx_target(const CompileOptions& options) {
 
 } // namespace
 
-CpuContext::CpuContext(const ContextOptions& options)
+CpuContext::CpuContext(const ContextOptions& options, int default_workers,
+                       LaunchBudget launch_budget)
     : m_settings(ContextSettings::from(options)), m_device_output(options.device_output),
-      m_memory(std::make_shared<emu::DeviceMemory>()) {
-  m_workers = m_settings.threads > 0
-                  ? m_settings.threads
+      m_launch_budget(std::move(launch_budget)), m_memory(std::make_shared<emu::DeviceMemory>()) {
+  m_workers = m_settings.threads > 0 ? m_settings.threads
+              : default_workers > 0
+                  ? default_workers
                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+bool CpuContext::enable_peer_access(Context& peer) {
+  return dynamic_cast<CpuContext*>(&peer) != nullptr;
+}
+
+PeerPath CpuContext::copy_to_peer(Context& peer, Buffer& dst, const Buffer& src) {
+  auto* other = dynamic_cast<CpuContext*>(&peer);
+  if (other == nullptr)
+    throw device_error("copy_to_peer: the peer context does not belong to the cpu backend");
+  wait_idle();
+  other->wait_idle();
+  const std::size_t n = std::min(dst.size(), src.size());
+  if (n != 0)
+    std::memcpy(other->m_memory->host(dst.address(), n), m_memory->host(src.address(), n), n);
+  other->m_memory->mark_written(dst.address(), n);
+  return PeerPath::direct;
 }
 
 CpuContext::~CpuContext() {
@@ -155,6 +174,10 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   if (config.grid.volume() == 0 || config.block.volume() == 0)
     throw device_error(fmt::format("kernel '{}': empty grid or block", fn.name()));
 
+  if (m_launch_budget && m_launch_budget->fetch_sub(1) <= 0)
+    throw device_error(fmt::format("kernel '{}' failed: the device is lost "
+                                   "(GPURUN_TEST_FAIL_DEVICE, a test setting)",
+                                   fn.name()));
   wait_idle();
   finish_job();
   auto state = std::make_unique<emu::LaunchState>();

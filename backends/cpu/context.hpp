@@ -15,9 +15,15 @@
 
 namespace gpurun::cpu {
 
+/// Launches a context may still run before its device is lost (a test setting: cpu/device.hpp's
+/// FailurePlan), shared by the device's contexts; null: never lost.
+using LaunchBudget = std::shared_ptr<std::atomic<std::int64_t>>;
+
 class CpuContext final : public Context {
 public:
-  explicit CpuContext(const ContextOptions& options);
+  /// `default_workers`: worker threads when the "threads" setting does not say (0: every core).
+  explicit CpuContext(const ContextOptions& options, int default_workers = 0,
+                      LaunchBudget launch_budget = nullptr);
   ~CpuContext() override;
 
   [[nodiscard]] std::unique_ptr<Buffer> allocate(std::size_t bytes) override;
@@ -38,6 +44,10 @@ public:
   [[nodiscard]] std::map<std::string, double> last_launch_stats() const override;
   [[nodiscard]] std::vector<std::string> last_launch_warnings() const override;
   [[nodiscard]] std::optional<LaunchProgress> launch_progress() const override;
+  /// Every pair of CPU contexts can: their memories are in one process.
+  [[nodiscard]] bool enable_peer_access(Context& peer) override;
+  /// A memcpy from this context's memory into the peer's, after both finished their work.
+  PeerPath copy_to_peer(Context& peer, Buffer& dst, const Buffer& src) override;
 
   /// The launch in flight or last finished (null before the first launch).
   [[nodiscard]] std::shared_ptr<emu::LaunchJob> current_job() const { return m_job; }
@@ -51,6 +61,7 @@ private:
   ContextSettings m_settings;
   DeviceOutputSink m_device_output;
   int m_workers = 1;
+  LaunchBudget m_launch_budget;
   std::shared_ptr<emu::DeviceMemory> m_memory;
   std::shared_ptr<emu::LaunchJob> m_job;
   std::shared_ptr<emu::DeviceHeap> m_heap; ///< made at the first kernel that calls malloc

@@ -52,6 +52,9 @@ const char* bind_all(void* h, DriverApi& api) {
   GPURUN_CU_BIND(event_destroy, cuEventDestroy);
   GPURUN_CU_BIND(event_record, cuEventRecord);
   GPURUN_CU_BIND(event_synchronize, cuEventSynchronize);
+  GPURUN_CU_BIND(device_can_access_peer, cuDeviceCanAccessPeer);
+  GPURUN_CU_BIND(ctx_enable_peer_access, cuCtxEnablePeerAccess);
+  GPURUN_CU_BIND(memcpy_peer_async, cuMemcpyPeerAsync);
 #undef GPURUN_CU_BIND
   static_assert(std::is_same_v<decltype(api.event_elapsed_time), cuEventElapsedTime_fn>);
   if (!dl::bind(h, api.event_elapsed_time, cuEventElapsedTime_symbol) &&

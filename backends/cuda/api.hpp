@@ -49,6 +49,10 @@ struct DriverApi {
   cuEventRecord_fn event_record = nullptr;
   cuEventSynchronize_fn event_synchronize = nullptr;
   cuEventElapsedTime_fn event_elapsed_time = nullptr;
+  // Peer access between devices (copy_to_peer, bench --p2p).
+  cuDeviceCanAccessPeer_fn device_can_access_peer = nullptr;
+  cuCtxEnablePeerAccess_fn ctx_enable_peer_access = nullptr;
+  cuMemcpyPeerAsync_fn memcpy_peer_async = nullptr;
   // Optional (driver 12.4+): listing a module's kernels and a kernel's parameter layout without
   // PTX text, which is what makes cubin-only modules introspectable. nullptr when absent.
   cuModuleGetFunctionCount_fn module_get_function_count = nullptr;

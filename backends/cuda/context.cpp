@@ -150,6 +150,83 @@ void CudaContext::copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol&
   check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
 }
 
+bool CudaContext::enable_peer_access(Context& peer) {
+  auto* other = dynamic_cast<CudaContext*>(&peer);
+  if (other == nullptr || other->m_state->device == m_state->device)
+    return false;
+  const CUcontext peer_context = other->m_state->context;
+  if (std::find(m_peers.begin(), m_peers.end(), peer_context) != m_peers.end())
+    return true;
+  const auto& api = m_state->api;
+  int can_access = 0;
+  GPURUN_CU_CHECK("cuDeviceCanAccessPeer",
+                  api.device_can_access_peer(&can_access, m_state->device, other->m_state->device));
+  if (can_access == 0)
+    return false;
+  m_state->make_current();
+  const CUresult r = api.ctx_enable_peer_access(peer_context, 0);
+  // Peer access belongs to the (primary) context: another of its users may have enabled it. A
+  // device with as many peers as its hardware allows copies through the host instead.
+  if (r == CUDA_ERROR_TOO_MANY_PEERS || r == CUDA_ERROR_PEER_ACCESS_UNSUPPORTED)
+    return false;
+  if (r != CUDA_SUCCESS && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+    throw_error(r, "cuCtxEnablePeerAccess", ExitCode::device,
+                fmt::format("enabling peer access from CUDA device {} to device {}",
+                            static_cast<int>(m_state->device),
+                            static_cast<int>(other->m_state->device)),
+                __FILE__, __LINE__);
+  m_peers.push_back(peer_context);
+  return true;
+}
+
+CudaContext::PinnedStaging::~PinnedStaging() {
+  if (host != nullptr)
+    (void)api.mem_free_host(host);
+}
+
+PeerPath CudaContext::copy_to_peer(Context& peer, Buffer& dst, const Buffer& src) {
+  auto* other = dynamic_cast<CudaContext*>(&peer);
+  if (other == nullptr)
+    throw usage_error("copy_to_peer: the peer context does not belong to the cuda backend");
+  const std::size_t n = std::min(dst.size(), src.size());
+  const auto& api = m_state->api;
+  const CUcontext peer_context = other->m_state->context;
+  if (std::find(m_peers.begin(), m_peers.end(), peer_context) != m_peers.end()) {
+    if (n != 0) {
+      // The copy is ordered after this stream's work; the peer's must be done with `dst` too.
+      other->m_state->make_current();
+      other->check_stream_call(api.stream_synchronize(other->m_state->stream),
+                               "cuStreamSynchronize", __LINE__);
+      m_state->make_current();
+      check_stream_call(api.memcpy_peer_async(dst.address(), peer_context, src.address(),
+                                              m_state->context, n, m_state->stream),
+                        "cuMemcpyPeerAsync", __LINE__);
+      check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
+    }
+    return PeerPath::direct;
+  }
+  if (n == 0)
+    return PeerPath::staged;
+  m_state->make_current();
+  if (!m_staging || m_staging->size < n) {
+    m_staging.reset();
+    void* host = nullptr;
+    // Portable: pinned for every context, so the peer's stream copies from it at full speed.
+    GPURUN_CU_CHECK("cuMemHostAlloc", api.mem_host_alloc(&host, n, CU_MEMHOSTALLOC_PORTABLE));
+    m_staging = std::make_unique<PinnedStaging>(api, host, n);
+  }
+  check_stream_call(api.memcpy_dtoh_async(m_staging->host, src.address(), n, m_state->stream),
+                    "cuMemcpyDtoHAsync", __LINE__);
+  check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
+  other->m_state->make_current();
+  other->check_stream_call(
+      api.memcpy_htod_async(dst.address(), m_staging->host, n, other->m_state->stream),
+      "cuMemcpyHtoDAsync", __LINE__);
+  other->check_stream_call(api.stream_synchronize(other->m_state->stream), "cuStreamSynchronize",
+                           __LINE__);
+  return PeerPath::staged;
+}
+
 std::string CudaContext::default_target() const {
   return default_compile_target(m_properties.compute_major, m_properties.compute_minor,
                                 nvrtc::supported_archs());

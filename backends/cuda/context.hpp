@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "backends/backend.hpp"
 #include "backends/cuda/context_state.hpp"
@@ -33,6 +34,11 @@ public:
   [[nodiscard]] std::unique_ptr<Timer> create_timer() override;
   [[nodiscard]] std::unique_ptr<StreamHold> hold_stream(double limit_s) override;
   [[nodiscard]] std::string compiler_id(const CompileOptions& options) const override;
+  /// cuCtxEnablePeerAccess where cuDeviceCanAccessPeer says the devices can (NVLink or PCIe).
+  [[nodiscard]] bool enable_peer_access(Context& peer) override;
+  /// cuMemcpyPeerAsync where peer access is enabled; otherwise device → pinned host memory (one
+  /// buffer kept by this context) → device, each half on its own context's stream.
+  PeerPath copy_to_peer(Context& peer, Buffer& dst, const Buffer& src) override;
 
   /// The target compile() uses when options.arch is empty: the device's sm_XX, or the newest
   /// compute_XX this NVRTC knows when it predates the device (the driver then JITs the PTX).
@@ -45,9 +51,23 @@ private:
   // synchronize() without the device output capture around it.
   void wait_for_stream(std::optional<double> timeout_s);
 
+  /// Pinned host memory for copies staged through the host; freed before the context goes.
+  struct PinnedStaging {
+    const DriverApi& api;
+    void* host = nullptr;
+    std::size_t size = 0;
+    PinnedStaging(const DriverApi& driver_api, void* pinned, std::size_t bytes)
+        : api(driver_api), host(pinned), size(bytes) {}
+    ~PinnedStaging();
+    PinnedStaging(const PinnedStaging&) = delete;
+    PinnedStaging& operator=(const PinnedStaging&) = delete;
+  };
+
   std::shared_ptr<ContextState> m_state;
   DeviceProperties m_properties;
-  std::unique_ptr<StreamGate> m_gate; ///< made by the first hold_stream()
+  std::unique_ptr<StreamGate> m_gate;       ///< made by the first hold_stream()
+  std::vector<CUcontext> m_peers;           ///< contexts this one has peer access to
+  std::unique_ptr<PinnedStaging> m_staging; ///< made by the first staged copy_to_peer()
 };
 
 } // namespace gpurun::cuda

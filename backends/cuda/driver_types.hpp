@@ -42,6 +42,7 @@ static_assert(sizeof(void*) == 8, "the CUDA driver API is declared for 64-bit ho
   X(CUDA_ERROR_INVALID_IMAGE, 200)                                                                 \
   X(CUDA_ERROR_INVALID_CONTEXT, 201)                                                               \
   X(CUDA_ERROR_NO_BINARY_FOR_GPU, 209)                                                             \
+  X(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, 217)                                                       \
   X(CUDA_ERROR_INVALID_PTX, 218)                                                                   \
   X(CUDA_ERROR_JIT_COMPILER_NOT_FOUND, 221)                                                        \
   X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222)                                                       \
@@ -54,7 +55,9 @@ static_assert(sizeof(void*) == 8, "the CUDA driver API is declared for 64-bit ho
   X(CUDA_ERROR_ILLEGAL_ADDRESS, 700)                                                               \
   X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, 701)                                                       \
   X(CUDA_ERROR_LAUNCH_TIMEOUT, 702)                                                                \
+  X(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, 704)                                                   \
   X(CUDA_ERROR_ASSERT, 710)                                                                        \
+  X(CUDA_ERROR_TOO_MANY_PEERS, 711)                                                                \
   X(CUDA_ERROR_HARDWARE_STACK_ERROR, 714)                                                          \
   X(CUDA_ERROR_ILLEGAL_INSTRUCTION, 715)                                                           \
   X(CUDA_ERROR_MISALIGNED_ADDRESS, 716)                                                            \
@@ -178,6 +181,11 @@ using cuEventDestroy_fn = CUresult (*)(CUevent hEvent);
 using cuEventRecord_fn = CUresult (*)(CUevent hEvent, CUstream hStream);
 using cuEventSynchronize_fn = CUresult (*)(CUevent hEvent);
 using cuEventElapsedTime_fn = CUresult (*)(float* pMilliseconds, CUevent hStart, CUevent hEnd);
+using cuDeviceCanAccessPeer_fn = CUresult (*)(int* canAccessPeer, CUdevice dev, CUdevice peerDev);
+using cuCtxEnablePeerAccess_fn = CUresult (*)(CUcontext peerContext, unsigned int Flags);
+using cuMemcpyPeerAsync_fn = CUresult (*)(CUdeviceptr dstDevice, CUcontext dstContext,
+                                          CUdeviceptr srcDevice, CUcontext srcContext,
+                                          std::size_t ByteCount, CUstream hStream);
 // Driver 12.4+.
 using cuModuleGetFunctionCount_fn = CUresult (*)(unsigned int* count, CUmodule mod);
 using cuModuleEnumerateFunctions_fn = CUresult (*)(CUfunction* functions, unsigned int numFunctions,
@@ -228,7 +236,10 @@ using cuFuncGetParamInfo_fn = CUresult (*)(CUfunction func, std::size_t paramInd
   X(cuEventDestroy, "cuEventDestroy_v2")                                                           \
   X(cuEventRecord, "cuEventRecord")                                                                \
   X(cuEventSynchronize, "cuEventSynchronize")                                                      \
-  X(cuEventElapsedTime, "cuEventElapsedTime_v2")
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")                                                   \
+  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                                                \
+  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                                                \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")
 
 // The entry points of driver 12.4+, bound when present.
 #define GPURUN_CU_FUNCTIONS_12_4(X)                                                                \

@@ -300,5 +300,52 @@ TEST(Compare, NvbenchWithoutSampleFilesUsesTheMedianSummary) {
   EXPECT_EQ(report.exit_code(), 0);
 }
 
+StoredCase measured(std::string name, std::string device, double seconds) {
+  StoredCase c;
+  c.name = std::move(name);
+  c.device = std::move(device);
+  c.samples_s = {seconds, seconds * 1.001, seconds * 0.999, seconds, seconds * 1.002};
+  return c;
+}
+
+TEST(CompareModels, SeveralModelsInAFilePairByNameAndModel) {
+  ResultFile base{"base.json", ResultFormat::gpurun,
+                  {measured("copy", "H200", 1e-3), measured("copy", "A100", 2e-3)}, {}};
+  ResultFile fresh{"new.json", ResultFormat::gpurun,
+                   {measured("copy", "A100", 2e-3), measured("copy", "H200", 1e-3)}, {}};
+  const auto report = compare_results(base, fresh, CompareOptions{});
+  ASSERT_EQ(report.cases.size(), 2u);
+  EXPECT_EQ(report.cases[0].name, "copy [H200]");
+  EXPECT_EQ(report.cases[0].verdict, Verdict::same) << "not the A100's 2 ms";
+  EXPECT_EQ(report.cases[1].name, "copy [A100]");
+  EXPECT_EQ(report.cases[1].verdict, Verdict::same);
+  EXPECT_EQ(report.exit_code(), 0);
+}
+
+TEST(CompareModels, ACaseOnOneModelOnlyIsNotComparedWithAnother) {
+  ResultFile base{"base.json", ResultFormat::gpurun,
+                  {measured("copy", "H200", 1e-3), measured("add", "A100", 2e-3)}, {}};
+  ResultFile fresh{"new.json", ResultFormat::gpurun,
+                   {measured("copy", "A100", 2e-3), measured("add", "A100", 2e-3)}, {}};
+  const auto report = compare_results(base, fresh, CompareOptions{});
+  ASSERT_EQ(report.cases.size(), 3u);
+  EXPECT_EQ(report.cases[0].verdict, Verdict::only_in_baseline);
+  EXPECT_EQ(report.cases[1].verdict, Verdict::same);
+  EXPECT_EQ(report.cases[2].name, "copy [A100]");
+  EXPECT_EQ(report.cases[2].verdict, Verdict::only_in_new);
+  EXPECT_FALSE(report.warnings.empty());
+}
+
+TEST(CompareModels, OneModelEachThatDifferIsComparedWithAWarning) {
+  ResultFile base{"base.json", ResultFormat::gpurun, {measured("copy", "A100", 2e-3)}, {}};
+  ResultFile fresh{"new.json", ResultFormat::gpurun, {measured("copy", "H200", 1e-3)}, {}};
+  const auto report = compare_results(base, fresh, CompareOptions{});
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_EQ(report.cases[0].name, "copy");
+  EXPECT_EQ(report.cases[0].verdict, Verdict::faster);
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_NE(report.warnings[0].find("A100"), std::string::npos);
+}
+
 } // namespace
 } // namespace gpurun::bench

@@ -242,3 +242,36 @@ TEST(EncodeScalar, OutOfRangeNamesTheArgument) {
 
 } // namespace
 } // namespace gpurun
+
+namespace gpurun {
+namespace {
+
+TEST(ArgSpecPlacement, AtDeviceAfterTheDimensions) {
+  const ArgSpec placed = parse_arg_spec("x=f32[4]@1:iota");
+  EXPECT_EQ(placed.kind, ArgSpec::Kind::buffer);
+  EXPECT_EQ(placed.device, 1);
+  EXPECT_EQ(placed.shape, (std::vector<std::size_t>{4}));
+  EXPECT_EQ(parse_arg_spec("f32[4]@12").device, 12);
+  EXPECT_EQ(parse_arg_spec("f32[4]:iota").device, std::nullopt);
+}
+
+TEST(ArgSpecPlacement, AMalformedDeviceNamesThePosition) {
+  auto message = [](const char* text) {
+    try {
+      (void)parse_arg_spec(text);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::usage);
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(message("f32[4]@:1"), "--arg 'f32[4]@:1': expected a device index after '@' "
+                                  "(f32[8]@1:rand) at position 8");
+  EXPECT_EQ(message("f32[4]@-1"), "--arg 'f32[4]@-1': expected a device index after '@' "
+                                  "(f32[8]@1:rand) at position 8");
+  EXPECT_EQ(message("f32[4]@1iota"), "--arg 'f32[4]@1iota': expected ':' and a fill after the "
+                                     "device at position 9");
+}
+
+} // namespace
+} // namespace gpurun

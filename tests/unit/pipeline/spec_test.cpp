@@ -135,6 +135,21 @@ TEST(Spec, DimsForms) {
   EXPECT_EQ(dims("[\"2*8\", 1]"), (Dim3{16, 1, 1}));
 }
 
+TEST(Spec, ABufferObjectPlacedOnADevice) {
+  RunRequest r = read_spec(write_spec(
+      R"json({"args": [{"name": "x", "type": "f32", "shape": [4], "device": 1, "fill": "iota"}]})json"));
+  ASSERT_EQ(r.args.size(), 1u);
+  EXPECT_EQ(r.args[0], "x=f32[4]@1:iota");
+  try {
+    (void)read_spec(
+        write_spec(R"json({"args": [{"type": "f32", "shape": [4], "device": -1}]})json"));
+    ADD_FAILURE() << "a negative device is an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_NE(std::string(e.what()).find("args[0].device"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Spec, DefinesAsAnObject) {
   RunRequest r = read_spec(
       write_spec(R"json({"compile": {"defines": {"N": 4, "NAME": "x", "FLAG": null}}})json"));
