@@ -101,6 +101,14 @@ template <class D, class S> inline D cvt(S v, CvtMode m) noexcept {
     return double_to_int<D>(to_double(x), m.round);
   } else {
     const S x = std::is_same_v<S, float> ? ftz_in(v, m.ftz) : v;
+    if constexpr ((std::is_same_v<S, float> && std::is_same_v<D, double>) ||
+                  (std::is_same_v<S, double> && std::is_same_v<D, float>)) {
+      if (!m.integral && is_nan(x)) {
+        // Between f32 and f64 a NaN keeps its payload, quieted (the top payload bits from f64),
+        // as the host's conversion does (measured on an H200).
+        return static_cast<D>(x);
+      }
+    }
     D r{};
     if (m.integral) {
       const double d = to_double(x);

@@ -5,6 +5,7 @@
 // integer paths (f64 results) in numeric_round.hpp.
 
 #include <cmath>
+#include <initializer_list>
 #include <type_traits>
 
 #include "backends/cpu/emu/detail/numeric_round.hpp"
@@ -32,6 +33,24 @@ template <class F> [[nodiscard]] inline F finish(F r, FpMode m) noexcept {
   }
   r = ftz_in(r, m.ftz);
   return m.sat ? saturate(r) : r;
+}
+
+/// An f64 result that is NaN, as the GPU makes it (measured on an H200 by
+/// scripts/approx/nan_payloads.cu): a NaN operand passes through, quieted — the first NaN of
+/// `order` — and the canonical NaN is made only when no operand is one. f32 and 16-bit results
+/// are always canonical.
+template <class F>
+[[nodiscard]] inline F finish_passing(F r, FpMode m, std::initializer_list<F> order) noexcept {
+  if constexpr (std::is_same_v<F, double>) {
+    if (is_nan(r)) {
+      for (const F x : order) {
+        if (is_nan(x)) {
+          return from_bits<F>(to_bits(x) | 0x0008000000000000ull);
+        }
+      }
+    }
+  }
+  return finish(r, m);
 }
 
 } // namespace detail
@@ -156,14 +175,14 @@ template <class F> inline F add(F a, F b, FpMode m) noexcept {
   b = detail::ftz_in(b, m.ftz);
   if constexpr (detail::is_host_float<F>) {
     if (m.round == Round::rn) {
-      return detail::finish<F>(a + b, m);
+      return detail::finish_passing<F>(a + b, m, {b, a});
     }
   }
   if constexpr (std::is_same_v<F, double>) {
-    return detail::finish(detail::soft_fma<F>(a, 1.0, b, m.round), m);
+    return detail::finish_passing(detail::soft_fma<F>(a, 1.0, b, m.round), m, {b, a});
   } else {
-    return detail::finish(
-        detail::narrow_add<F>(detail::to_double(a), detail::to_double(b), m.round), m);
+    return detail::finish_passing(
+        detail::narrow_add<F>(detail::to_double(a), detail::to_double(b), m.round), m, {b, a});
   }
 }
 
@@ -172,14 +191,14 @@ template <class F> inline F sub(F a, F b, FpMode m) noexcept {
   b = detail::ftz_in(b, m.ftz);
   if constexpr (detail::is_host_float<F>) {
     if (m.round == Round::rn) {
-      return detail::finish<F>(a - b, m);
+      return detail::finish_passing<F>(a - b, m, {b, a});
     }
   }
   if constexpr (std::is_same_v<F, double>) {
-    return detail::finish(detail::soft_fma<F>(a, 1.0, -b, m.round), m);
+    return detail::finish_passing(detail::soft_fma<F>(a, 1.0, -b, m.round), m, {b, a});
   } else {
-    return detail::finish(
-        detail::narrow_add<F>(detail::to_double(a), -detail::to_double(b), m.round), m);
+    return detail::finish_passing(
+        detail::narrow_add<F>(detail::to_double(a), -detail::to_double(b), m.round), m, {b, a});
   }
 }
 
@@ -188,17 +207,17 @@ template <class F> inline F mul(F a, F b, FpMode m) noexcept {
   b = detail::ftz_in(b, m.ftz);
   if constexpr (detail::is_host_float<F>) {
     if (m.round == Round::rn) {
-      return detail::finish<F>(a * b, m);
+      return detail::finish_passing<F>(a * b, m, {b, a});
     }
   }
   if constexpr (std::is_same_v<F, double>) {
     if (!std::isfinite(a) || !std::isfinite(b) || a == 0 || b == 0) {
-      return detail::finish(a * b, m); // exact specials
+      return detail::finish_passing(a * b, m, {b, a}); // exact specials
     }
-    return detail::finish(detail::soft_fma<F>(a, b, 0.0, m.round), m);
+    return detail::finish_passing(detail::soft_fma<F>(a, b, 0.0, m.round), m, {b, a});
   } else {
-    return detail::finish(
-        detail::narrow_mul<F>(detail::to_double(a), detail::to_double(b), m.round), m);
+    return detail::finish_passing(
+        detail::narrow_mul<F>(detail::to_double(a), detail::to_double(b), m.round), m, {b, a});
   }
 }
 
@@ -208,11 +227,11 @@ template <class F> inline F fma(F a, F b, F c, FpMode m) noexcept {
   c = detail::ftz_in(c, m.ftz);
   if constexpr (detail::is_host_float<F>) {
     if (m.round == Round::rn) {
-      return detail::finish<F>(std::fma(a, b, c), m);
+      return detail::finish_passing<F>(std::fma(a, b, c), m, {b, a, c});
     }
   }
   if constexpr (std::is_same_v<F, double>) {
-    return detail::finish(detail::soft_fma<F>(a, b, c, m.round), m);
+    return detail::finish_passing(detail::soft_fma<F>(a, b, c, m.round), m, {b, a, c});
   } else {
     return detail::finish(detail::narrow_fma<F>(detail::to_double(a), detail::to_double(b),
                                                 detail::to_double(c), m.round),
@@ -225,14 +244,14 @@ template <class F> inline F div(F a, F b, FpMode m) noexcept {
   b = detail::ftz_in(b, m.ftz);
   if constexpr (detail::is_host_float<F>) {
     if (m.round == Round::rn) {
-      return detail::finish<F>(a / b, m);
+      return detail::finish_passing<F>(a / b, m, {a, b});
     }
   }
   if constexpr (std::is_same_v<F, double>) {
-    return detail::finish(detail::soft_div<F>(a, b, m.round), m);
+    return detail::finish_passing(detail::soft_div<F>(a, b, m.round), m, {a, b});
   } else {
-    return detail::finish(
-        detail::narrow_div<F>(detail::to_double(a), detail::to_double(b), m.round), m);
+    return detail::finish_passing(
+        detail::narrow_div<F>(detail::to_double(a), detail::to_double(b), m.round), m, {a, b});
   }
 }
 
@@ -240,13 +259,13 @@ template <class F> inline F sqrt(F a, FpMode m) noexcept {
   a = detail::ftz_in(a, m.ftz);
   if constexpr (detail::is_host_float<F>) {
     if (m.round == Round::rn) {
-      return detail::finish<F>(std::sqrt(a), m);
+      return detail::finish_passing<F>(std::sqrt(a), m, {a});
     }
   }
   if constexpr (std::is_same_v<F, double>) {
-    return detail::finish(detail::soft_sqrt<F>(a, m.round), m);
+    return detail::finish_passing(detail::soft_sqrt<F>(a, m.round), m, {a});
   } else {
-    return detail::finish(detail::narrow_sqrt<F>(detail::to_double(a), m.round), m);
+    return detail::finish_passing(detail::narrow_sqrt<F>(detail::to_double(a), m.round), m, {a});
   }
 }
 
@@ -264,6 +283,11 @@ template <class F> [[nodiscard]] inline F min_max(F a, F b, bool ftz, NanMode n,
   const bool an = is_nan(a);
   const bool bn = is_nan(b);
   if (an || bn) {
+    if constexpr (std::is_same_v<F, double>) {
+      if (an && bn) { // the second, quieted (measured; f32 and halves make the canonical NaN)
+        return from_bits<F>(to_bits(b) | 0x0008000000000000ull);
+      }
+    }
     if (n == NanMode::propagate || (an && bn)) {
       return canonical_nan<F>();
     }
@@ -299,12 +323,22 @@ template <class F> inline F minmax_xorsign_abs(F a, F b, bool max, bool ftz, Nan
 
 template <class F> inline F fabs(F a, bool ftz) noexcept {
   a = detail::ftz_in(a, ftz);
+  if constexpr (std::is_same_v<F, float>) {
+    if (detail::is_nan(a)) { // abs.f32 and neg.f32 make the canonical NaN (measured)
+      return detail::canonical_nan<F>();
+    }
+  }
   using Bits = typename detail::Format<F>::Bits;
   return detail::from_bits<F>(static_cast<Bits>(detail::to_bits(a) & ~detail::sign_bit<F>()));
 }
 
 template <class F> inline F fneg(F a, bool ftz) noexcept {
   a = detail::ftz_in(a, ftz);
+  if constexpr (std::is_same_v<F, float>) {
+    if (detail::is_nan(a)) {
+      return detail::canonical_nan<F>();
+    }
+  }
   using Bits = typename detail::Format<F>::Bits;
   return detail::from_bits<F>(static_cast<Bits>(detail::to_bits(a) ^ detail::sign_bit<F>()));
 }

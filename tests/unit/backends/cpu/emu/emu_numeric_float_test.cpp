@@ -229,13 +229,35 @@ TEST(NumericFloat, MinMaxNanAndSignedZero) {
 
 TEST(NumericFloat, AbsNegCopysignAreBitOperations) {
   EXPECT_EQ(bits_of(nm::fabs(-0.0f)), 0u);
-  EXPECT_EQ(bits_of(fneg(f32_from_bits(0x7fc01234u))), 0xffc01234u);
+  // abs.f32 and neg.f32 of a NaN make the canonical NaN on the GPU (scripts/approx/nan_payloads.cu).
+  EXPECT_EQ(bits_of(fneg(f32_from_bits(0x7fc01234u))), 0x7fffffffu);
+  EXPECT_EQ(bits_of(nm::fabs(f32_from_bits(0xffc01234u))), 0x7fffffffu);
   EXPECT_EQ(bits_of(nm::fabs(f32_from_bits(0x80000007u), true)), 0u);
   EXPECT_EQ(bits_of(fneg(f32_from_bits(0x00000007u), true)), 0x80000000u);
   EXPECT_EQ(fneg(2.5), -2.5);
   EXPECT_EQ(nm::copysign(-1.0f, 2.0f), -2.0f);
   EXPECT_EQ(nm::copysign(1.0, -3.0), 3.0);
   EXPECT_EQ(fneg(Half{0x3c00}).bits, 0xbc00u);
+}
+
+// f64 arithmetic passes a NaN operand through, quieted: the second source first for add, sub, mul,
+// fma and min/max, the first for div (measured on an H200: scripts/approx/nan_payloads.cu).
+TEST(NumericFloat, F64NanPayloadsPassThrough) {
+  const double qa = f64_from_bits(0x7ff8123456789abcull), sb = f64_from_bits(0xfff0123456789abcull);
+  const double one = 1.0;
+  EXPECT_EQ(bits_of(nm::add(qa, one, {})), 0x7ff8123456789abcull);
+  EXPECT_EQ(bits_of(nm::add(one, sb, {})), 0xfff8123456789abcull); // signalling: quieted
+  EXPECT_EQ(bits_of(nm::add(qa, sb, {})), 0xfff8123456789abcull);  // both: the second
+  EXPECT_EQ(bits_of(nm::mul(sb, qa, {})), 0x7ff8123456789abcull);
+  EXPECT_EQ(bits_of(nm::fma(qa, sb, qa, {})), 0xfff8123456789abcull);
+  EXPECT_EQ(bits_of(nm::div(qa, sb, {})), 0x7ff8123456789abcull); // div: the first
+  EXPECT_EQ(bits_of(nm::sqrt(sb, {})), 0xfff8123456789abcull);
+  EXPECT_EQ(bits_of(nm::fmin(qa, sb, false, nm::NanMode::ignore)), 0xfff8123456789abcull);
+  EXPECT_EQ(bits_of(nm::fmin(qa, one, false, nm::NanMode::ignore)), bits_of(one));
+  // A NaN made from numbers is the canonical one; f32 NaN results are always canonical.
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(bits_of(nm::add(inf, -inf, {})), canonical_nan_f64);
+  EXPECT_EQ(bits_of(nm::add(f32_from_bits(0x7fc12345u), 1.0f, {})), canonical_nan_f32);
 }
 
 TEST(NumericFloat, TestpClasses) {
