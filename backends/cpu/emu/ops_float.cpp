@@ -48,6 +48,17 @@ template <class F, bool Ftz> struct FAbs {
 template <class F, bool Ftz> struct FNeg {
   F operator()(F a) const { return nm::fneg(a, Ftz); }
 };
+/// abs and neg on a scalar f16 make the canonical NaN of a NaN (measured on an H200); on f16x2
+/// and bf16 they are bit operations.
+template <class H, bool Ftz, bool Abs> struct HSign {
+  H operator()(H a) const {
+    const H r = Abs ? nm::fabs(a, Ftz) : nm::fneg(a, Ftz);
+    if constexpr (std::is_same_v<H, Half>)
+      if (nm::detail::is_nan(r))
+        return Half{nm::canonical_nan_f16};
+    return r;
+  }
+};
 template <class F> struct FCopysign {
   F operator()(F a, F b) const { return nm::copysign(a, b); }
 };
@@ -221,9 +232,9 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
       if ((op == "min" || op == "max") && plain)
         return min_max<H>(op == "max", ftz, nan, xorsign);
       if (op == "neg" && plain)
-        return ftz ? &unary_op<H, H, FNeg<H, true>> : &unary_op<H, H, FNeg<H, false>>;
+        return ftz ? &unary_op<H, H, HSign<H, true, false>> : &unary_op<H, H, HSign<H, false, false>>;
       if (op == "abs" && plain)
-        return ftz ? &unary_op<H, H, FAbs<H, true>> : &unary_op<H, H, FAbs<H, false>>;
+        return ftz ? &unary_op<H, H, HSign<H, true, true>> : &unary_op<H, H, HSign<H, false, true>>;
       return nullptr;
     };
     out.fn = bf ? pick.template operator()<BFloat16>() : pick.template operator()<Half>();
