@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The sampled check's data (tests/data/sfu/) from the GPU's captures.
 
-  samples.py CAPTURE_DIR OUT_DIR
+  samples.py CAPTURE_DIR EDGES_DIR OUT_DIR
 
-CAPTURE_DIR holds raw captures of measure.sh (the sparse ones, every 65521st input) and of
-edges.sh (edge cases). For each instruction the emulator reproduces bit for bit, OUT_DIR gets
+CAPTURE_DIR holds raw captures of measure.sh (the sparse ones, every 65521st input), EDGES_DIR
+those of edges.sh (edge cases: OP@edges.bin over the ranges of ranges.txt, one after another). For each instruction the emulator reproduces bit for bit, OUT_DIR gets
 OP.npy: rows of (input, GPU result) bit patterns — every 16th sparse input and every edge case —
 or (dividend, divisor, GPU result) for division.
 """
@@ -33,11 +33,22 @@ def captures(capdir, op):
         yield inputs, data, stride, low
 
 
-def main(capdir, outdir):
+def edges(edgedir, op):
+    """(inputs, results, low) of edges.sh's captures of OP."""
+    ranges = [tuple(int(v, 16) for v in line.split(":")) for line in open(os.path.join(edgedir, "ranges.txt"))]
+    inputs = np.concatenate([np.arange(lo, hi, dtype=np.uint64) for lo, hi in ranges])
+    width = 8 if op.endswith("_f64") else 4
+    for path in sorted(glob.glob(os.path.join(edgedir, op + "@edges*.bin"))):
+        m = re.search(r"-low(0x[0-9a-f]+)\.bin$", path)
+        data = np.fromfile(path, dtype={4: np.uint32, 8: np.uint64}[width])
+        yield inputs, data, 1, int(m[1], 16) if m else 0
+
+
+def main(capdir, edgedir, outdir):
     os.makedirs(outdir, exist_ok=True)
     for op in EXACT:
         rows = []
-        for inputs, data, stride, low in captures(capdir, op):
+        for inputs, data, stride, low in [*captures(capdir, op), *edges(edgedir, op)]:
             if low or (stride == 1 and len(data) > 4096):  # another low word; a dense capture
                 continue
             if stride > 1:  # sparse: every 16th
@@ -51,7 +62,7 @@ def main(capdir, outdir):
         np.save(os.path.join(outdir, op + ".npy"), t[np.unique(t[:, 0], return_index=True)[1]])
     for op in DIV:
         rows = []
-        for inputs, data, stride, low in captures(capdir, op):
+        for inputs, data, stride, low in [*captures(capdir, op), *edges(edgedir, op)]:
             if stride > 1:
                 inputs, data = inputs[::64], data[::64]
             elif len(data) > 4096:
@@ -68,4 +79,4 @@ def main(capdir, outdir):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3])
