@@ -18,7 +18,7 @@ cmake --preset debug
 if [ $unit_only = 1 ]; then
   cmake --build --preset debug --target unit_base unit_pipeline unit_cpu unit_compilers unit_kit \
     unit_cuda arg_spec_fuzz run_spec_fuzz bench_suite_fuzz npy_fuzz expr_fuzz signature_fuzz \
-    ptx_entries_fuzz ptx_module_fuzz
+    ptx_entries_fuzz ptx_module_fuzz amdgpu_code_object_fuzz
   ctest --preset debug -L 'unit|fuzz'
 else
   cmake --build --preset debug
