@@ -388,11 +388,11 @@ namespace detail {
 [[nodiscard]] inline float mufu(std::uint32_t (*op)(std::uint32_t) noexcept, float a) noexcept {
   return f32_from_bits(op(bits_of(a)));
 }
-/// FMUL: IEEE multiply with the GPU's canonical NaN; .ftz flushes operands and result.
-[[nodiscard]] inline float fmul(float a, float b, bool ftz) noexcept {
-  const float r = ftz ? flush(flush(a) * flush(b)) : a * b;
-  return std::isnan(r) ? f32_from_bits(canonical_nan_f32) : r;
+/// The FMUL ptxas puts around a unit operation: mul.rn.f32, .ftz where given.
+[[nodiscard]] inline float fmul_rn(float a, float b, bool ftz) noexcept {
+  return mul(a, b, FpMode{Round::rn, ftz, false});
 }
+
 /// ptxas's guard for arguments below the normal range: FSETP.GEU |a|, FLT_MIN, false only for
 /// subnormals and zeros.
 [[nodiscard]] inline bool below_normal(float a) noexcept {
@@ -406,7 +406,7 @@ inline float rcp_approx(float a, bool ftz) noexcept {
   }
   // Scale subnormal arguments up by 2^24 and huge ones down by 4, and the result the same way.
   const float s = std::fabs(a) > 0x1p126f ? 0.25f : detail::below_normal(a) ? 0x1p24f : 1.0f;
-  return detail::fmul(s, detail::mufu(sfu::rcp, detail::fmul(a, s, false)), false);
+  return detail::fmul_rn(s, detail::mufu(sfu::rcp, detail::fmul_rn(a, s, false)), false);
 }
 inline double rcp_approx_ftz_f64(double a) noexcept {
   // MUFU.RCP64H on the high word; the low word of the result is zero.
@@ -418,16 +418,16 @@ inline float sqrt_approx(float a, bool ftz) noexcept {
     return detail::mufu(sfu::sqrt, a);
   }
   const bool small = detail::below_normal(a);
-  const float r = detail::mufu(sfu::sqrt, small ? detail::fmul(a, 0x1p24f, false) : a);
-  return small ? detail::fmul(r, 0x1p-12f, false) : r;
+  const float r = detail::mufu(sfu::sqrt, small ? detail::fmul_rn(a, 0x1p24f, false) : a);
+  return small ? detail::fmul_rn(r, 0x1p-12f, false) : r;
 }
 inline float rsqrt_approx(float a, bool ftz) noexcept {
   if (ftz) {
     return detail::mufu(sfu::rsq, a);
   }
   const bool small = detail::below_normal(a);
-  const float r = detail::mufu(sfu::rsq, small ? detail::fmul(a, 0x1p24f, false) : a);
-  return small ? detail::fmul(r, 0x1p12f, false) : r;
+  const float r = detail::mufu(sfu::rsq, small ? detail::fmul_rn(a, 0x1p24f, false) : a);
+  return small ? detail::fmul_rn(r, 0x1p12f, false) : r;
 }
 inline double rsqrt_approx_ftz_f64(double a) noexcept {
   const auto hi = static_cast<std::uint32_t>(bits_of(a) >> 32);
@@ -469,8 +469,8 @@ inline float ex2_approx(float a, bool ftz) noexcept {
   }
   // Below -126 the result is subnormal: 2^(a/2), squared.
   const bool small = a < -126.0f;
-  const float r = detail::mufu(sfu::ex2, small ? detail::fmul(a, 0.5f, false) : a);
-  return small ? detail::fmul(r, r, false) : r;
+  const float r = detail::mufu(sfu::ex2, small ? detail::fmul_rn(a, 0.5f, false) : a);
+  return small ? detail::fmul_rn(r, r, false) : r;
 }
 inline float lg2_approx(float a, bool ftz) noexcept {
   return detail::approx_result(std::log2(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
@@ -486,28 +486,28 @@ inline float tanh_approx(float a) noexcept {
 }
 inline float div_approx(float a, float b, bool ftz) noexcept {
   if (ftz) {
-    return detail::fmul(detail::mufu(sfu::rcp, b), a, true);
+    return detail::fmul_rn(detail::mufu(sfu::rcp, b), a, true);
   }
   // A subnormal divisor: both scaled up by 2^24. A huge one (> 2^126) is not guarded: its
   // reciprocal flushes to zero.
   const bool small = detail::below_normal(b);
   if (small) {
-    a = detail::fmul(a, 0x1p24f, false);
-    b = detail::fmul(b, 0x1p24f, false);
+    a = detail::fmul_rn(a, 0x1p24f, false);
+    b = detail::fmul_rn(b, 0x1p24f, false);
   }
-  return detail::fmul(detail::mufu(sfu::rcp, b), a, false);
+  return detail::fmul_rn(detail::mufu(sfu::rcp, b), a, false);
 }
 inline float div_full(float a, float b, bool ftz) noexcept {
   // div.approx with huge divisors guarded too: both scaled down by 4.
   if (std::fabs(b) > 0x1p126f) {
-    a = detail::fmul(a, 0.25f, ftz);
-    b = detail::fmul(b, 0.25f, ftz);
+    a = detail::fmul_rn(a, 0.25f, ftz);
+    b = detail::fmul_rn(b, 0.25f, ftz);
   }
   if (!ftz && detail::below_normal(b)) {
-    a = detail::fmul(a, 0x1p24f, false);
-    b = detail::fmul(b, 0x1p24f, false);
+    a = detail::fmul_rn(a, 0x1p24f, false);
+    b = detail::fmul_rn(b, 0x1p24f, false);
   }
-  return detail::fmul(detail::mufu(sfu::rcp, b), a, ftz);
+  return detail::fmul_rn(detail::mufu(sfu::rcp, b), a, ftz);
 }
 
 } // namespace gpurun::emu::numeric
