@@ -152,7 +152,8 @@ std::unique_ptr<Module> CpuContext::load(const CompileResult& compiled) {
   if (compiled.binary_format != "ptx")
     throw device_error(fmt::format("the cpu backend loads PTX, not '{}'", compiled.binary_format));
   std::string text(reinterpret_cast<const char*>(compiled.binary.data()), compiled.binary.size());
-  return std::make_unique<CpuModule>(text, m_memory);
+  const bool checked = m_settings.memcheck || m_settings.racecheck || m_settings.initcheck;
+  return std::make_unique<CpuModule>(text, m_memory, checked);
 }
 
 void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack& args) {

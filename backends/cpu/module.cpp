@@ -34,12 +34,15 @@ const emu::DecodedFunction& CpuFunction::decoded() const noexcept {
   return m_program.functions[m_index];
 }
 
-CpuModule::CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> memory)
+CpuModule::CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> memory,
+                     bool checked)
     : m_memory(std::move(memory)) {
   ptx::Module parsed = ptx::parse_module(ptx, "kernel.ptx");
   emu::contract_multiply_adds(parsed);
   m_program = std::make_unique<emu::Program>(emu::decode(parsed));
   emu::Program& p = *m_program;
+  if (checked)
+    emu::use_checked_memory_handlers(p);
 
   for (const auto& v : p.variables) {
     std::uint64_t address = m_memory->allocate(v.size, v.name);

@@ -32,7 +32,8 @@ private:
 class CpuModule final : public Module {
 public:
   /// Parses and decodes `ptx`, then allocates and initialises its .global/.const variables.
-  CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> memory);
+  /// `checked`: loads and stores call the sanitizer hooks (memcheck, racecheck, initcheck).
+  CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> memory, bool checked);
   ~CpuModule() override;
   [[nodiscard]] Function& function(const std::string& name) override;
   [[nodiscard]] std::vector<std::string> kernel_names() const override;

@@ -11,4 +11,8 @@ namespace gpurun::emu {
 /// Malformed PTX (an unknown label, an undeclared register) throws Error(device).
 [[nodiscard]] Program decode(const ptx::Module& module);
 
+/// Loads and stores decode to handlers without the sanitizer hook, so a run without checks pays
+/// nothing for it; a module run under memcheck, racecheck or initcheck swaps in the checked ones.
+void use_checked_memory_handlers(Program& program);
+
 } // namespace gpurun::emu

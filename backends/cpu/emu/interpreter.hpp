@@ -40,6 +40,11 @@ private:
   void check_barrier_counts();
   void warp_collective(Warp& w, const Inst& in, std::uint32_t exec);
   void run_collective(Warp& w, std::uint32_t lanes);
+  void run_whole_collective(Warp& w, const Inst& in, std::uint32_t exec);
+  /// The parked lanes at a collective of this kind whose members are all parked too.
+  std::uint32_t ready_lanes(const Warp& w, std::uint8_t sync_kind) const;
+  /// synccheck: members of the lanes' masks in `gone` exited before reaching the collective.
+  void report_exited_members(Warp& w, const Inst& in, std::uint32_t lanes, std::uint32_t gone);
   void check_parked_members(Warp& w);
   /// synccheck: a member mask without the calling lane, or naming lanes the warp lacks.
   void check_member_masks(Warp& w, const Inst& in, std::uint32_t exec);

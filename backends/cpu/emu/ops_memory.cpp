@@ -12,10 +12,12 @@ namespace {
 
 inline constexpr std::uint8_t kSignExtend = 0x10;
 
-template <unsigned W> void ld_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
+// Each access comes in two variants: `Checked` ones call the sanitizer hook when the block asks
+// for it; the others, which a module gets unless its context runs a sanitizer, pay nothing for it.
+template <unsigned W, bool Checked> void ld_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   translate_lanes(w, in, mask, W, W, false, p);
-  if (w.block->sanitize) [[unlikely]]
+  if (Checked && w.block->sanitize) [[unlikely]]
     sanitize_access(w, in, mask, W, Access::load, p);
   std::uint64_t* d = w.reg(in.d);
   const bool sign = in.flags & kSignExtend;
@@ -30,20 +32,20 @@ template <unsigned W> void ld_scalar(Warp& w, const Inst& in, std::uint32_t mask
   });
 }
 
-template <unsigned W> void st_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
+template <unsigned W, bool Checked> void st_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   translate_lanes(w, in, mask, W, W, true, p);
-  if (w.block->sanitize) [[unlikely]]
+  if (Checked && w.block->sanitize) [[unlikely]]
     sanitize_access(w, in, mask, W, Access::store, p);
   const std::uint64_t* s = w.reg(in.b);
   each_lane(mask, [&](int l) { std::memcpy(p[l], &s[l], W); });
 }
 
-void ld_vector(Warp& w, const Inst& in, std::uint32_t mask) {
+template <bool Checked> void ld_vector(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   unsigned total = unsigned{in.width} * in.vec;
   translate_lanes(w, in, mask, total, total, false, p);
-  if (w.block->sanitize) [[unlikely]]
+  if (Checked && w.block->sanitize) [[unlikely]]
     sanitize_access(w, in, mask, total, Access::load, p);
   const bool sign = in.flags & kSignExtend;
   const unsigned shift = 64 - 8 * in.width;
@@ -61,11 +63,11 @@ void ld_vector(Warp& w, const Inst& in, std::uint32_t mask) {
   });
 }
 
-void st_vector(Warp& w, const Inst& in, std::uint32_t mask) {
+template <bool Checked> void st_vector(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   unsigned total = unsigned{in.width} * in.vec;
   translate_lanes(w, in, mask, total, total, true, p);
-  if (w.block->sanitize) [[unlikely]]
+  if (Checked && w.block->sanitize) [[unlikely]]
     sanitize_access(w, in, mask, total, Access::store, p);
   each_lane(mask, [&](int l) {
     for (int i = 0; i < in.vec; ++i)
@@ -92,7 +94,22 @@ Space parse_space(Modifiers& m, bool& found) {
   return Space::generic;
 }
 
+// The unchecked handlers and their checked twins.
+template <bool Checked> constexpr Handler k_access_handlers[] = {
+    &ld_scalar<1, Checked>, &ld_scalar<2, Checked>, &ld_scalar<4, Checked>,
+    &ld_scalar<8, Checked>, &st_scalar<1, Checked>, &st_scalar<2, Checked>,
+    &st_scalar<4, Checked>, &st_scalar<8, Checked>, &ld_vector<Checked>,
+    &st_vector<Checked>};
+
 } // namespace
+
+void use_checked_memory_handlers(Program& program) {
+  constexpr std::size_t n = std::size(k_access_handlers<false>);
+  for (Inst& in : program.code)
+    for (std::size_t i = 0; i < n; ++i)
+      if (in.fn == k_access_handlers<false>[i])
+        in.fn = k_access_handlers<true>[i];
+}
 
 bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   const std::string& op = in.opcode;
@@ -147,16 +164,16 @@ bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
     }
     switch (out.width) {
     case 1:
-      out.fn = load ? &ld_scalar<1> : &st_scalar<1>;
+      out.fn = load ? &ld_scalar<1, false> : &st_scalar<1, false>;
       break;
     case 2:
-      out.fn = load ? &ld_scalar<2> : &st_scalar<2>;
+      out.fn = load ? &ld_scalar<2, false> : &st_scalar<2, false>;
       break;
     case 4:
-      out.fn = load ? &ld_scalar<4> : &st_scalar<4>;
+      out.fn = load ? &ld_scalar<4, false> : &st_scalar<4, false>;
       break;
     case 8:
-      out.fn = load ? &ld_scalar<8> : &st_scalar<8>;
+      out.fn = load ? &ld_scalar<8, false> : &st_scalar<8, false>;
       break;
     default:
       throw_unsupported(in);
@@ -174,7 +191,7 @@ bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
       out.v[i] = od.src(value.elements[i], t);
     }
   }
-  out.fn = load ? &ld_vector : &st_vector;
+  out.fn = load ? &ld_vector<false> : &st_vector<false>;
   return true;
 }
 

@@ -250,29 +250,47 @@ void Interpreter::warp_collective(Warp& w, const Inst& in, std::uint32_t exec) {
   // Lanes past the end of a partial last warp never exist; naming them is harmless.
   need &= w.existed;
   if (!(need & ~exec) && !w.parked) { // the common case: the whole membership is here
-    w.sync_active = exec;
-    in.fn(w, in, exec);
-    if (m_block.shadow)
-      note_warp_sync(w, exec);
-    advance(w);
+    run_whole_collective(w, in, exec);
     return;
   }
   if (std::uint32_t gone = need & ~w.live) {
-    int lane = std::countr_zero(exec);
-    throw Fault{fmt::format("executed {} with member mask {:#010x}, but lane {} of it has exited",
-                            kind_name(in.sync_kind), w.sync_mask[lane], std::countr_zero(gone)),
-                lane};
+    const int lane = std::countr_zero(exec);
+    if (!m_launch.synccheck)
+      throw Fault{fmt::format("executed {} with member mask {:#010x}, but lane {} of it has exited",
+                              kind_name(in.sync_kind), w.sync_mask[lane], std::countr_zero(gone)),
+                  lane};
+    // A finding; the collective then goes on with the members that are left.
+    report_exited_members(w, in, exec, gone);
+    need &= w.live;
+    if (!(need & ~exec) && !w.parked) {
+      run_whole_collective(w, in, exec);
+      return;
+    }
   }
   spill_group(w);
   for (std::uint32_t g = w.group & ~exec; g; g &= g - 1)
     w.keys[std::countr_zero(g)] = w.group_key + 1;
   w.parked |= exec;
   w.group = 0;
+  if (ready_lanes(w, in.sync_kind) & exec)
+    run_collective(w, ready_lanes(w, in.sync_kind));
+  schedule(w);
+}
+
+void Interpreter::run_whole_collective(Warp& w, const Inst& in, std::uint32_t exec) {
+  w.sync_active = exec;
+  in.fn(w, in, exec);
+  if (m_block.shadow)
+    note_warp_sync(w, exec);
+  advance(w);
+}
+
+std::uint32_t Interpreter::ready_lanes(const Warp& w, std::uint8_t sync_kind) const {
   // The lanes that can go: parked at a collective of this kind with all their members parked too.
   std::uint32_t ready = 0;
   for (std::uint32_t p = w.parked; p; p &= p - 1) {
     int l = std::countr_zero(p);
-    if (m_program.code[key_pc(w.keys[l])].sync_kind == in.sync_kind)
+    if (m_program.code[key_pc(w.keys[l])].sync_kind == sync_kind)
       ready |= 1u << l;
   }
   for (bool changed = true; changed;) {
@@ -285,9 +303,31 @@ void Interpreter::warp_collective(Warp& w, const Inst& in, std::uint32_t exec) {
       }
     }
   }
-  if (ready & exec)
-    run_collective(w, ready);
-  schedule(w);
+  return ready;
+}
+
+void Interpreter::report_exited_members(Warp& w, const Inst& in, std::uint32_t lanes,
+                                        std::uint32_t gone) {
+  const std::uint32_t pc = static_cast<std::uint32_t>(&in - m_program.code.data());
+  for (std::uint32_t g = lanes; g; g &= g - 1) {
+    const int l = std::countr_zero(g);
+    const std::uint32_t missing = w.sync_mask[l] & gone;
+    if (!missing)
+      continue;
+    m_launch.findings.report(
+        FindingKey{Tool::synccheck, 3, pc, 0}, Severity::error,
+        report_order(m_block, static_cast<std::uint32_t>(w.index) * kWarpSize + l), [&] {
+          const Dim3 t = thread_index(m_launch.block, w.index, l);
+          const Dim3& b = m_block.index;
+          return fmt::format(
+              "{} with member mask {:#010x} in kernel '{}' block ({},{},{}) thread ({},{},{}) "
+              "(warp {} lane {}) at {}: lanes {:#010x} of the mask exited without reaching it",
+              kind_name(in.sync_kind), w.sync_mask[l], m_launch.kernel->name, b.x, b.y, b.z, t.x,
+              t.y, t.z, w.index, l, source_text(m_launch, pc), missing);
+        });
+    // The lanes that are left go on without the ones that exited.
+    w.sync_mask[l] &= ~gone;
+  }
 }
 
 void Interpreter::run_collective(Warp& w, std::uint32_t lanes) {
@@ -384,8 +424,17 @@ void Interpreter::check_member_masks(Warp& w, const Inst& in, std::uint32_t exec
 void Interpreter::check_parked_members(Warp& w) {
   for (std::uint32_t p = w.parked; p; p &= p - 1) {
     int l = std::countr_zero(p);
+    if (!(w.parked >> l & 1))
+      continue; // released by a collective that went on without an exited member
     if (std::uint32_t gone = w.sync_mask[l] & w.existed & ~w.live) {
       const Inst& in = m_program.code[key_pc(w.keys[l])];
+      if (m_launch.synccheck) {
+        // A finding; the parked lanes go on without the member that exited.
+        report_exited_members(w, in, 1u << l, gone);
+        if (std::uint32_t ready = ready_lanes(w, in.sync_kind))
+          run_collective(w, ready);
+        continue;
+      }
       int lane = std::countr_zero(gone);
       throw Fault{fmt::format("lane {} exited while lanes {:#010x} wait for it at {} (PTX line {}, "
                               "member mask {:#010x})",

@@ -165,6 +165,45 @@ TEST(Synccheck, AMaskNamingLanesThePartialWarpLacks) {
   EXPECT_EQ(error_of(h), "");
 }
 
+const char* const kHalfShuffle = R"(
+extern "C" __global__ void half_shuffle(int* out, int exit_early) {
+  int v = threadIdx.x;
+  if (exit_early && threadIdx.x >= 16)
+    return;
+  if (threadIdx.x < 16)
+    v += __shfl_down_sync(0xffffffffu, v, 8);
+  out[threadIdx.x] = v;
+}
+)";
+
+// A .sync collective whose named members exit without reaching it: a device error without
+// synccheck, a synccheck finding with it (whether the members exit before or after the others
+// wait), and the waiting lanes go on.
+TEST(Synccheck, MembersThatExitBeforeACollectiveAreAFinding) {
+  for (int exit_early : {0, 1}) {
+    SCOPED_TRACE(exit_early);
+    EmuHarness plain(kHalfShuffle, Language::cuda, with("memcheck"));
+    Buffer& out0 = plain.buffer(std::vector<int>(32));
+    plain.launch("half_shuffle", {1, 1, 1}, {32, 1, 1}, 0, out0, exit_early);
+    const std::string fault = error_of(plain);
+    EXPECT_EQ(fault.find("synccheck"), std::string::npos) << fault;
+    EXPECT_NE(fault.find("exited"), std::string::npos) << fault;
+
+    EmuHarness h(kHalfShuffle, Language::cuda, with("synccheck"));
+    Buffer& out = h.buffer(std::vector<int>(32, -1));
+    h.launch("half_shuffle", {1, 1, 1}, {32, 1, 1}, 0, out, exit_early);
+    const std::string what = error_of(h);
+    EXPECT_NE(what.find("synccheck"), std::string::npos) << what;
+    EXPECT_NE(what.find("lanes 0xffff0000 of the mask exited without reaching it"),
+              std::string::npos)
+        << what;
+    // The lower half went on: lanes 0–7 read lanes 8–15, which waited with them.
+    const std::vector<int> result = h.read<int>(out);
+    for (int l = 0; l < 8; ++l)
+      EXPECT_EQ(result[l], l + l + 8) << l;
+  }
+}
+
 TEST(ThreadRanges, RunsOfXPerRow) {
   std::vector<bool> set(64);
   for (int t : {0, 1, 2, 5, 40, 41})
