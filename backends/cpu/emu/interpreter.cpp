@@ -96,6 +96,161 @@ Interpreter::Interpreter(LaunchState& launch, int worker)
     w.regs = m_regs.data() + i * m_program.register_count * kWarpSize;
     w.preds = m_preds.data() + i * std::max<std::uint32_t>(m_program.predicate_count, 1);
   }
+  // Constants and special registers live in slots no instruction writes: those that are the same
+  // in every block are filled once here, the block's own (%ctaid, %clusterid) by start_block.
+  for (const auto& [r, s] : m_program.specials) {
+    const bool per_block = s == Special::ctaid_x || s == Special::ctaid_y ||
+                           s == Special::ctaid_z || s == Special::clusterid_x ||
+                           s == Special::clusterid_y || s == Special::clusterid_z;
+    if (per_block)
+      m_block_specials.emplace_back(r, s);
+  }
+  for (Warp& w : m_block.warps) {
+    for (const auto& [r, v] : m_program.constants)
+      std::fill_n(w.regs + std::size_t{r} * kWarpSize, kWarpSize, v);
+    for (const auto& [r, s] : m_program.specials)
+      for (int l = 0; l < kWarpSize; ++l)
+        w.regs[std::size_t{r} * kWarpSize + l] = special_value(s, w, l);
+  }
+}
+
+std::uint64_t Interpreter::special_value(Special s, const Warp& w, int l) const {
+  const LaunchState& L = m_launch;
+  const Dim3& index = m_block.index;
+  const Dim3 t = thread_index(L.block, w.index, l);
+  std::uint64_t v = 0;
+  switch (s) {
+  case Special::tid_x:
+    v = t.x;
+    break;
+  case Special::tid_y:
+    v = t.y;
+    break;
+  case Special::tid_z:
+    v = t.z;
+    break;
+  case Special::ntid_x:
+    v = L.block.x;
+    break;
+  case Special::ntid_y:
+    v = L.block.y;
+    break;
+  case Special::ntid_z:
+    v = L.block.z;
+    break;
+  case Special::ctaid_x:
+    v = index.x;
+    break;
+  case Special::ctaid_y:
+    v = index.y;
+    break;
+  case Special::ctaid_z:
+    v = index.z;
+    break;
+  case Special::nctaid_x:
+    v = L.grid.x;
+    break;
+  case Special::nctaid_y:
+    v = L.grid.y;
+    break;
+  case Special::nctaid_z:
+    v = L.grid.z;
+    break;
+  case Special::laneid:
+    v = static_cast<std::uint64_t>(l);
+    break;
+  case Special::warpid:
+    v = static_cast<std::uint64_t>(w.index);
+    break;
+  case Special::nwarpid:
+    v = m_block.warps.size();
+    break;
+  case Special::smid:
+    v = static_cast<std::uint64_t>(m_worker);
+    break;
+  case Special::nsmid:
+    v = static_cast<std::uint64_t>(L.workers);
+    break;
+  case Special::lanemask_eq:
+    v = 1u << l;
+    break;
+  case Special::lanemask_lt:
+    v = (1u << l) - 1;
+    break;
+  case Special::lanemask_le:
+    v = l == 31 ? kFullMask : (2u << l) - 1;
+    break;
+  case Special::lanemask_gt:
+    v = l == 31 ? 0 : ~((2u << l) - 1);
+    break;
+  case Special::lanemask_ge:
+    v = ~((1u << l) - 1);
+    break;
+  case Special::warpsize:
+    v = kWarpSize;
+    break;
+  case Special::gridid:
+    v = L.grid_id;
+    break;
+  case Special::is_explicit_cluster:
+  case Special::cluster_ctaid_x:
+  case Special::cluster_ctaid_y:
+  case Special::cluster_ctaid_z:
+  case Special::cluster_ctarank:
+  case Special::zero:
+    v = 0;
+    break;
+  case Special::clusterid_x:
+    v = index.x;
+    break;
+  case Special::clusterid_y:
+    v = index.y;
+    break;
+  case Special::clusterid_z:
+    v = index.z;
+    break;
+  case Special::nclusterid_x:
+    v = L.grid.x;
+    break;
+  case Special::nclusterid_y:
+    v = L.grid.y;
+    break;
+  case Special::nclusterid_z:
+    v = L.grid.z;
+    break;
+  case Special::cluster_nctaid_x:
+  case Special::cluster_nctaid_y:
+  case Special::cluster_nctaid_z:
+  case Special::cluster_nctarank:
+    v = 1;
+    break;
+  case Special::total_smem_size:
+  case Special::aggr_smem_size:
+    // Static and dynamic shared memory as the kernel's attributes report them, in
+    // allocation units; the aggregate adds the reserved region.
+    v = (m_program.static_shared_bytes + L.dynamic_shared + kSharedAllocationUnit - 1) /
+        kSharedAllocationUnit * kSharedAllocationUnit;
+    if (s == Special::aggr_smem_size)
+      v += kReservedSharedBytes;
+    break;
+  case Special::dynamic_smem_size:
+    v = L.dynamic_shared;
+    break;
+  case Special::reserved_smem_begin:
+  case Special::reserved_smem_0:
+    v = kSharedBase + m_reserved_shared;
+    break;
+  case Special::reserved_smem_1:
+    v = kSharedBase + m_reserved_shared + kReservedSharedSecondOffset;
+    break;
+  case Special::reserved_smem_end:
+    v = kSharedBase + m_reserved_shared + kReservedSharedBytes;
+    break;
+  case Special::reserved_smem_cap:
+    v = kReservedSharedBytes;
+    break;
+  }
+  return v;
 }
 
 void Interpreter::start_block(Dim3 index) {
@@ -103,6 +258,7 @@ void Interpreter::start_block(Dim3 index) {
   m_block.index = index;
   std::uint64_t threads = L.block.volume();
   m_block.live_threads = static_cast<int>(threads);
+  m_block.counted_barrier = false;
   std::fill(std::begin(m_block.arrived), std::end(m_block.arrived), 0);
   std::fill(std::begin(m_block.expected), std::end(m_block.expected), 0);
   std::fill(std::begin(m_block.predicates_true), std::end(m_block.predicates_true), 0);
@@ -112,146 +268,10 @@ void Interpreter::start_block(Dim3 index) {
     m_shadow->begin_block();
   for (Warp& w : m_block.warps) {
     std::uint64_t* regs = w.regs;
-    for (const auto& [r, v] : m_program.constants)
-      std::fill_n(regs + std::size_t{r} * 32, 32, v);
-    for (const auto& [r, s] : m_program.specials) {
+    for (const auto& [r, s] : m_block_specials) {
       std::uint64_t* d = regs + std::size_t{r} * 32;
-      for (int l = 0; l < kWarpSize; ++l) {
-        Dim3 t = thread_index(L.block, w.index, l);
-        std::uint64_t v = 0;
-        switch (s) {
-        case Special::tid_x:
-          v = t.x;
-          break;
-        case Special::tid_y:
-          v = t.y;
-          break;
-        case Special::tid_z:
-          v = t.z;
-          break;
-        case Special::ntid_x:
-          v = L.block.x;
-          break;
-        case Special::ntid_y:
-          v = L.block.y;
-          break;
-        case Special::ntid_z:
-          v = L.block.z;
-          break;
-        case Special::ctaid_x:
-          v = index.x;
-          break;
-        case Special::ctaid_y:
-          v = index.y;
-          break;
-        case Special::ctaid_z:
-          v = index.z;
-          break;
-        case Special::nctaid_x:
-          v = L.grid.x;
-          break;
-        case Special::nctaid_y:
-          v = L.grid.y;
-          break;
-        case Special::nctaid_z:
-          v = L.grid.z;
-          break;
-        case Special::laneid:
-          v = static_cast<std::uint64_t>(l);
-          break;
-        case Special::warpid:
-          v = static_cast<std::uint64_t>(w.index);
-          break;
-        case Special::nwarpid:
-          v = m_block.warps.size();
-          break;
-        case Special::smid:
-          v = static_cast<std::uint64_t>(m_worker);
-          break;
-        case Special::nsmid:
-          v = static_cast<std::uint64_t>(L.workers);
-          break;
-        case Special::lanemask_eq:
-          v = 1u << l;
-          break;
-        case Special::lanemask_lt:
-          v = (1u << l) - 1;
-          break;
-        case Special::lanemask_le:
-          v = l == 31 ? kFullMask : (2u << l) - 1;
-          break;
-        case Special::lanemask_gt:
-          v = l == 31 ? 0 : ~((2u << l) - 1);
-          break;
-        case Special::lanemask_ge:
-          v = ~((1u << l) - 1);
-          break;
-        case Special::warpsize:
-          v = kWarpSize;
-          break;
-        case Special::gridid:
-          v = L.grid_id;
-          break;
-        case Special::is_explicit_cluster:
-        case Special::cluster_ctaid_x:
-        case Special::cluster_ctaid_y:
-        case Special::cluster_ctaid_z:
-        case Special::cluster_ctarank:
-        case Special::zero:
-          v = 0;
-          break;
-        case Special::clusterid_x:
-          v = index.x;
-          break;
-        case Special::clusterid_y:
-          v = index.y;
-          break;
-        case Special::clusterid_z:
-          v = index.z;
-          break;
-        case Special::nclusterid_x:
-          v = L.grid.x;
-          break;
-        case Special::nclusterid_y:
-          v = L.grid.y;
-          break;
-        case Special::nclusterid_z:
-          v = L.grid.z;
-          break;
-        case Special::cluster_nctaid_x:
-        case Special::cluster_nctaid_y:
-        case Special::cluster_nctaid_z:
-        case Special::cluster_nctarank:
-          v = 1;
-          break;
-        case Special::total_smem_size:
-        case Special::aggr_smem_size:
-          // Static and dynamic shared memory as the kernel's attributes report them, in
-          // allocation units; the aggregate adds the reserved region.
-          v = (m_program.static_shared_bytes + L.dynamic_shared + kSharedAllocationUnit - 1) /
-              kSharedAllocationUnit * kSharedAllocationUnit;
-          if (s == Special::aggr_smem_size)
-            v += kReservedSharedBytes;
-          break;
-        case Special::dynamic_smem_size:
-          v = L.dynamic_shared;
-          break;
-        case Special::reserved_smem_begin:
-        case Special::reserved_smem_0:
-          v = kSharedBase + m_reserved_shared;
-          break;
-        case Special::reserved_smem_1:
-          v = kSharedBase + m_reserved_shared + kReservedSharedSecondOffset;
-          break;
-        case Special::reserved_smem_end:
-          v = kSharedBase + m_reserved_shared + kReservedSharedBytes;
-          break;
-        case Special::reserved_smem_cap:
-          v = kReservedSharedBytes;
-          break;
-        }
-        d[l] = v;
-      }
+      for (int l = 0; l < kWarpSize; ++l)
+        d[l] = special_value(s, w, l);
     }
     if (m_program.pred_true != kNoReg)
       w.preds[m_program.pred_true] = kFullMask;
@@ -331,7 +351,8 @@ void Interpreter::run_warp(Warp& w) {
       }
       ++warp_count;
       // Like thread_inst_executed: lanes whose guard is false still issued the instruction.
-      lane_count += static_cast<unsigned>(std::popcount(w.group));
+      // (A whole warp is the rule; std::popcount is a library call on baseline x86-64.)
+      lane_count += w.group == kFullMask ? kWarpSize : static_cast<unsigned>(std::popcount(w.group));
       if (in.control == Control::none) [[likely]] {
         if (exec)
           in.fn(w, in, exec);

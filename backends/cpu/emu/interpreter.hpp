@@ -26,6 +26,8 @@ public:
 
 private:
   void start_block(Dim3 block_index);
+  /// Special register `s` of lane `l` of `w` in the current block.
+  [[nodiscard]] std::uint64_t special_value(Special s, const Warp& w, int l) const;
   void run_warp(Warp& w);
   void step_control(Warp& w, const Inst& in, std::uint32_t exec);
   void call(Warp& w, const Inst& in, std::uint32_t exec);
@@ -55,6 +57,8 @@ private:
   Block m_block;
   std::vector<std::uint64_t> m_regs;
   std::vector<std::uint32_t> m_preds;
+  /// The special registers that differ from block to block (filled by start_block).
+  std::vector<std::pair<std::uint32_t, Special>> m_block_specials;
   std::vector<std::byte> m_shared;
   std::vector<SharedVariable> m_shared_vars;
   std::size_t m_reserved_shared = 0; ///< offset of the reserved region (uses_reserved_shared)

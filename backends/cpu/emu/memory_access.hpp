@@ -4,6 +4,7 @@
 // a host crash), and an alignment check on every access (a GPU faults on a misaligned address).
 // The global path checks a whole warp at once when its [min, max] range falls in one allocation;
 // memcheck adds the per-variable bounds of shared memory.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -100,21 +101,36 @@ inline void check_alignment(const Warp& w, std::uint32_t mask, const std::uint64
   });
 }
 
+/// Every lane's address in `mask` (before translation), with their minimum, maximum and OR.
+inline void lane_addresses(const Warp& w, const Inst& in, std::uint32_t mask, std::uint64_t* addr,
+                           std::uint64_t& lo, std::uint64_t& hi, std::uint64_t& any) {
+  lo = ~std::uint64_t{0};
+  hi = 0;
+  any = 0;
+  auto note = [&](int l, std::uint64_t a) {
+    addr[l] = a;
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+    any |= a;
+  };
+  if (in.a != kNoReg) { // the common case: register + offset
+    const std::uint64_t* r = w.regs + std::size_t{in.a} * kWarpSize;
+    const auto imm = static_cast<std::uint64_t>(in.imm);
+    each_lane(mask, [&](int l) { note(l, r[l] + imm); });
+  } else {
+    each_lane(mask, [&](int l) { note(l, lane_address(w, in, l)); });
+  }
+}
+
 /// Host pointers for every lane in `mask`. `bytes` is the whole access (vector size); `align` its
 /// natural alignment (a power of two), checked on every access as the GPU does.
 inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
                             unsigned align, bool write, std::byte** out) {
-  const bool memcheck = w.block->launch->memcheck;
   if (in.space == Space::global || in.space == Space::const_) {
     // Warp-wide fast path: one range check when all lanes fall in the cached allocation.
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0, any = 0;
+    std::uint64_t lo, hi, any;
     std::uint64_t addr[kWarpSize];
-    each_lane(mask, [&](int l) {
-      addr[l] = lane_address(w, in, l);
-      lo = std::min(lo, addr[l]);
-      hi = std::max(hi, addr[l]);
-      any |= addr[l];
-    });
+    lane_addresses(w, in, mask, addr, lo, hi, any);
     check_alignment(w, mask, addr, any, align, bytes);
     const Allocation* a = w.cached;
     if (!(a && lo >= a->address && hi - a->address + bytes <= a->size)) {
@@ -123,7 +139,9 @@ inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigne
         w.cached = a;
     }
     if (a) {
-      each_lane(mask, [&](int l) { out[l] = a->host + (addr[l] - a->address); });
+      // Unsigned arithmetic: the host address of address 0 may lie outside any object.
+      const std::uintptr_t delta = reinterpret_cast<std::uintptr_t>(a->host) - a->address;
+      each_lane(mask, [&](int l) { out[l] = reinterpret_cast<std::byte*>(addr[l] + delta); });
     } else {
       each_lane(mask, [&](int l) { out[l] = translate(w, in.space, addr[l], bytes, l, write); });
     }
@@ -131,19 +149,15 @@ inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigne
   }
   if (in.space == Space::shared) {
     // Same warp-wide range check for the block's shared memory (tiles, reductions).
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0, any = 0;
+    std::uint64_t lo, hi, any;
     std::uint64_t addr[kWarpSize];
-    each_lane(mask, [&](int l) {
-      addr[l] = lane_address(w, in, l);
-      lo = std::min(lo, addr[l]);
-      hi = std::max(hi, addr[l]);
-      any |= addr[l];
-    });
+    lane_addresses(w, in, mask, addr, lo, hi, any);
     check_alignment(w, mask, addr, any, align, bytes);
     const Block& b = *w.block;
     if (lo >= kSharedBase && hi - kSharedBase + bytes <= b.shared_bytes) {
-      each_lane(mask, [&](int l) { out[l] = b.shared + (addr[l] - kSharedBase); });
-      if (memcheck) {
+      const std::uintptr_t delta = reinterpret_cast<std::uintptr_t>(b.shared) - kSharedBase;
+      each_lane(mask, [&](int l) { out[l] = reinterpret_cast<std::byte*>(addr[l] + delta); });
+      if (b.launch->memcheck) {
         // One variable holds the whole warp's range in the common case; else check each lane.
         std::uint64_t first = lo - kSharedBase, last = hi - kSharedBase + bytes;
         bool one = false;
@@ -165,6 +179,17 @@ inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigne
       throw_misaligned(w, l, address, bytes);
     out[l] = translate(w, in.space, address, bytes, l, write);
   });
+}
+
+/// The host pointer of an address every lane shares (a kernel parameter, a shared or module
+/// variable named without a register), checked once for the lowest lane of `mask`.
+inline std::byte* translate_uniform(Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
+                                    bool write) {
+  const int lane = std::countr_zero(mask);
+  const std::uint64_t address = lane_address(w, in, lane);
+  if (address & (bytes - 1))
+    throw_misaligned(w, lane, address, bytes);
+  return translate(w, in.space, address, bytes, lane, write);
 }
 
 } // namespace gpurun::emu

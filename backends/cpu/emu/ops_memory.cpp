@@ -32,6 +32,25 @@ template <unsigned W, bool Checked> void ld_scalar(Warp& w, const Inst& in, std:
   });
 }
 
+// A load every lane makes from the same address (kernel parameters, variables named without a
+// register): translated and read once, the value given to every lane.
+template <unsigned W, bool Checked> void ld_uniform(Warp& w, const Inst& in, std::uint32_t mask) {
+  std::byte* p0 = translate_uniform(w, in, mask, W, false);
+  if (Checked && w.block->sanitize) [[unlikely]] {
+    std::byte* p[kWarpSize];
+    each_lane(mask, [&](int l) { p[l] = p0; });
+    sanitize_access(w, in, mask, W, Access::load, p);
+  }
+  std::uint64_t v = 0;
+  std::memcpy(&v, p0, W);
+  if ((in.flags & kSignExtend) && W < 8) {
+    constexpr unsigned shift = 64 - 8 * W;
+    v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift) & in.mask_bits;
+  }
+  std::uint64_t* d = w.reg(in.d);
+  each_lane(mask, [&](int l) { d[l] = v; });
+}
+
 template <unsigned W, bool Checked> void st_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
   std::byte* p[kWarpSize];
   translate_lanes(w, in, mask, W, W, true, p);
@@ -99,7 +118,8 @@ template <bool Checked> constexpr Handler k_access_handlers[] = {
     &ld_scalar<1, Checked>, &ld_scalar<2, Checked>, &ld_scalar<4, Checked>,
     &ld_scalar<8, Checked>, &st_scalar<1, Checked>, &st_scalar<2, Checked>,
     &st_scalar<4, Checked>, &st_scalar<8, Checked>, &ld_vector<Checked>,
-    &st_vector<Checked>};
+    &st_vector<Checked>,    &ld_uniform<1, Checked>, &ld_uniform<2, Checked>,
+    &ld_uniform<4, Checked>, &ld_uniform<8, Checked>};
 
 } // namespace
 
@@ -161,6 +181,24 @@ bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
         throw_unsupported(in);
     } else {
       out.b = od.src(value, t);
+    }
+    if (load && out.a == kNoReg && !(out.flags & kFrameRelative)) {
+      switch (out.width) {
+      case 1:
+        out.fn = &ld_uniform<1, false>;
+        return true;
+      case 2:
+        out.fn = &ld_uniform<2, false>;
+        return true;
+      case 4:
+        out.fn = &ld_uniform<4, false>;
+        return true;
+      case 8:
+        out.fn = &ld_uniform<8, false>;
+        return true;
+      default:
+        throw_unsupported(in);
+      }
     }
     switch (out.width) {
     case 1:

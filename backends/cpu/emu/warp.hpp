@@ -118,6 +118,8 @@ struct Block {
   std::size_t local_per_thread = 0;
   std::vector<Warp> warps;
   int live_threads = 0;
+  /// A thread of the block reached a block-wide barrier (else every count is 0 and agrees).
+  bool counted_barrier = false;
   /// Named barriers 0..15: threads arrived, and the thread count that completes them (0 = all
   /// live threads).
   int arrived[16] = {};

@@ -65,6 +65,7 @@ void Interpreter::barrier(Warp& w, const Inst& in, std::uint32_t exec) {
                   lane};
     m_block.arrived[id] += std::popcount(exec);
     if (in.b == kNoReg) {
+      m_block.counted_barrier = true;
       for (std::uint32_t g = exec; g; g &= g - 1)
         ++w.barriers_reached[std::countr_zero(g)];
       m_last_barrier_pc = static_cast<std::uint32_t>(&in - m_program.code.data());
@@ -176,6 +177,8 @@ void Interpreter::throw_deadlock() {
 void Interpreter::check_barrier_counts() {
   // The most and the fewest barriers any thread of the block reached, with the first thread of
   // each; agreeing counts are the rule, so the common case is one pass with no formatting.
+  if (!m_block.counted_barrier)
+    return;
   std::uint32_t most = 0, fewest = ~0u;
   int most_warp = 0, most_lane = 0, fewest_warp = 0, fewest_lane = 0;
   for (const Warp& w : m_block.warps)
