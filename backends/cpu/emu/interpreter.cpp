@@ -258,21 +258,25 @@ void Interpreter::start_block(Dim3 index) {
   m_block.index = index;
   std::uint64_t threads = L.block.volume();
   m_block.live_threads = static_cast<int>(threads);
+  // What barriers leave behind: the counts (only a block that reached one has any); a released
+  // barrier clears its own waiting lanes and reductions, so those start cleared.
+  if (m_block.counted_barrier)
+    for (Warp& w : m_block.warps)
+      std::fill(std::begin(w.barriers_reached), std::end(w.barriers_reached), 0u);
   m_block.counted_barrier = false;
+  m_block.pending_barriers = 0;
   std::fill(std::begin(m_block.arrived), std::end(m_block.arrived), 0);
   std::fill(std::begin(m_block.expected), std::end(m_block.expected), 0);
   std::fill(std::begin(m_block.predicates_true), std::end(m_block.predicates_true), 0);
+  std::fill(std::begin(m_block.reduction_waiting), std::end(m_block.reduction_waiting), false);
   // Shared memory starts zeroed on every block so results never depend on a previous block.
   std::fill(m_shared.begin(), m_shared.end(), std::byte{0});
   if (m_shadow)
     m_shadow->begin_block();
   for (Warp& w : m_block.warps) {
     std::uint64_t* regs = w.regs;
-    for (const auto& [r, s] : m_block_specials) {
-      std::uint64_t* d = regs + std::size_t{r} * 32;
-      for (int l = 0; l < kWarpSize; ++l)
-        d[l] = special_value(s, w, l);
-    }
+    for (const auto& [r, s] : m_block_specials) // the same in every lane
+      std::fill_n(regs + std::size_t{r} * kWarpSize, kWarpSize, special_value(s, w, 0));
     if (m_program.pred_true != kNoReg)
       w.preds[m_program.pred_true] = kFullMask;
     if (m_program.pred_false != kNoReg)
@@ -282,8 +286,7 @@ void Interpreter::start_block(Dim3 index) {
     w.live = count >= 32 ? kFullMask : (1u << count) - 1;
     w.blocked = 0;
     w.parked = 0;
-    std::fill(std::begin(w.reduction_of), std::end(w.reduction_of), nullptr);
-    std::fill(std::begin(w.barriers_reached), std::end(w.barriers_reached), 0u);
+    w.resume_key = 0;
     w.existed = w.live;
     if (m_shadow) { // racecheck's warp-level ordering starts over with the block
       w.sync_count = 0;
@@ -291,12 +294,12 @@ void Interpreter::start_block(Dim3 index) {
     }
     w.carry = 0;
     w.cached = nullptr;
+    std::fill(std::begin(w.depth), std::end(w.depth), 0u);
+    std::fill(std::begin(w.frame_base), std::end(w.frame_base), 0u);
+    std::fill(std::begin(w.keys), std::end(w.keys), make_key(0, L.kernel->begin));
     for (int l = 0; l < kWarpSize; ++l) {
-      w.depth[l] = 0;
-      w.frame_base[l] = 0;
       w.stacks[l].clear();
       w.saves[l].clear();
-      w.keys[l] = make_key(0, L.kernel->begin);
     }
     w.group = w.live;
     w.pc = L.kernel->begin;

@@ -35,7 +35,10 @@ private:
   void exit_lanes(Warp& w, std::uint32_t lanes);
   void device_printf(Warp& w, const Inst& in, std::uint32_t exec);
   void barrier(Warp& w, const Inst& in, std::uint32_t exec);
+  /// Releases every named barrier whose thread count has arrived (after lanes exit).
   void release_barrier_if_complete();
+  /// Releases named barrier `id` if its thread count has arrived.
+  void release_barrier(int id);
   [[noreturn]] void throw_deadlock();
   /// At the end of a block: its threads must have reached the same number of block-wide
   /// barriers. A mismatch (a barrier in divergent code) is recorded for the launch's warnings.

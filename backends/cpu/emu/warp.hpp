@@ -4,6 +4,7 @@
 // lane masks.
 #include <atomic>
 #include <cstddef>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -93,7 +94,10 @@ struct Warp {
   std::uint32_t depth[kWarpSize] = {};
   std::uint32_t frame_base[kWarpSize] = {};
   std::uint32_t sync_mask[kWarpSize] = {}; ///< member mask of a parked lane
-  std::uint8_t barrier_of[kWarpSize] = {}; ///< barrier a blocked lane waits at
+  std::uint32_t at_barrier[16] = {}; ///< the blocked lanes waiting at each named barrier
+  /// The key every live lane resumes at when they all wait at one barrier, arrived together
+  /// (then the release hands the warp back as one group without scheduling); else 0.
+  std::uint64_t resume_key = 0;
   /// Block-wide barriers (no thread count) each lane reached: the block's threads must agree.
   std::uint32_t barriers_reached[kWarpSize] = {};
   const Inst* reduction_of[kWarpSize] = {}; ///< the bar.red a blocked lane waits at (else null)
@@ -120,6 +124,8 @@ struct Block {
   int live_threads = 0;
   /// A thread of the block reached a block-wide barrier (else every count is 0 and agrees).
   bool counted_barrier = false;
+  bool reduction_waiting[16] = {}; ///< a bar.red waits at the named barrier
+  std::uint32_t pending_barriers = 0; ///< named barriers some thread has arrived at (bit per id)
   /// Named barriers 0..15: threads arrived, and the thread count that completes them (0 = all
   /// live threads).
   int arrived[16] = {};
@@ -141,6 +147,12 @@ struct Block {
 }
 
 /// Lane-order iteration over a mask; the full-mask case is a plain loop the compiler vectorises.
+/// The number of lanes in `mask` (a whole warp is the rule; std::popcount is a library call on
+/// baseline x86-64).
+inline int count_lanes(std::uint32_t mask) noexcept {
+  return mask == kFullMask ? kWarpSize : std::popcount(mask);
+}
+
 template <class F> inline void each_lane(std::uint32_t mask, F&& f) {
   if (mask == kFullMask) {
     for (int l = 0; l < kWarpSize; ++l)

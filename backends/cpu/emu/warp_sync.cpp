@@ -42,9 +42,14 @@ const char* kind_name(std::uint8_t kind) {
 } // namespace
 
 void Interpreter::barrier(Warp& w, const Inst& in, std::uint32_t exec) {
-  spill_group(w);
-  for (std::uint32_t g = w.group; g; g &= g - 1)
-    w.keys[std::countr_zero(g)] = w.group_key + 1;
+  // Every lane of the group goes on past the barrier when it resumes.
+  const std::uint64_t next = w.group_key + 1;
+  if (w.group == kFullMask)
+    std::fill_n(w.keys, kWarpSize, next);
+  else
+    for (std::uint32_t g = w.group; g; g &= g - 1)
+      w.keys[std::countr_zero(g)] = next;
+  int arrived_at = -1;
   if (exec) {
     int lane = std::countr_zero(exec);
     auto id = in.a == kNoReg ? 0u : static_cast<std::uint32_t>(w.reg(in.a)[lane]);
@@ -63,11 +68,17 @@ void Interpreter::barrier(Warp& w, const Inst& in, std::uint32_t exec) {
                               "there with count {}",
                               id, count, m_block.expected[id]),
                   lane};
-    m_block.arrived[id] += std::popcount(exec);
+    m_block.arrived[id] += count_lanes(exec);
+    m_block.pending_barriers |= 1u << id;
+    arrived_at = static_cast<int>(id);
     if (in.b == kNoReg) {
       m_block.counted_barrier = true;
-      for (std::uint32_t g = exec; g; g &= g - 1)
-        ++w.barriers_reached[std::countr_zero(g)];
+      if (exec == kFullMask)
+        for (int l = 0; l < kWarpSize; ++l)
+          ++w.barriers_reached[l];
+      else
+        for (std::uint32_t g = exec; g; g &= g - 1)
+          ++w.barriers_reached[std::countr_zero(g)];
       m_last_barrier_pc = static_cast<std::uint32_t>(&in - m_program.code.data());
     }
     if (in.aux != 0) {
@@ -78,40 +89,52 @@ void Interpreter::barrier(Warp& w, const Inst& in, std::uint32_t exec) {
     }
     if (in.control == Control::bar_sync) {
       w.blocked |= exec;
-      for (std::uint32_t g = exec; g; g &= g - 1) {
-        const int l = std::countr_zero(g);
-        w.barrier_of[l] = static_cast<std::uint8_t>(id);
-        w.reduction_of[l] = in.aux != 0 ? &in : nullptr;
+      w.at_barrier[id] |= exec;
+      if (in.aux != 0) {
+        m_block.reduction_waiting[id] = true;
+        for (std::uint32_t g = exec; g; g &= g - 1)
+          w.reduction_of[std::countr_zero(g)] = &in;
       }
+      w.resume_key = exec == w.group && exec == w.live && !w.parked ? next : 0;
     }
   }
   w.group = 0;
-  release_barrier_if_complete();
+  if (arrived_at >= 0)
+    release_barrier(arrived_at);
   schedule(w);
 }
 
 void Interpreter::release_barrier_if_complete() {
-  for (int id = 0; id < kBarriers; ++id) {
-    int arrived = m_block.arrived[id];
-    if (arrived == 0)
+  for (std::uint32_t p = m_block.pending_barriers; p; p &= p - 1)
+    release_barrier(std::countr_zero(p));
+}
+
+void Interpreter::release_barrier(int id) {
+  const int arrived = m_block.arrived[id];
+  if (arrived == 0)
+    return;
+  const int need = m_block.expected[id] ? m_block.expected[id] : m_block.live_threads;
+  if (arrived < need)
+    return;
+  if (m_block.shadow)
+    m_block.shadow->barrier();
+  const int true_count = m_block.predicates_true[id];
+  const bool reductions = m_block.reduction_waiting[id];
+  m_block.pending_barriers &= ~(1u << id);
+  m_block.arrived[id] = 0;
+  m_block.expected[id] = 0;
+  m_block.predicates_true[id] = 0;
+  m_block.reduction_waiting[id] = false;
+  for (Warp& w : m_block.warps) {
+    const std::uint32_t release = w.at_barrier[id];
+    if (!release)
       continue;
-    int need = m_block.expected[id] ? m_block.expected[id] : m_block.live_threads;
-    if (arrived < need)
-      continue;
-    if (m_block.shadow)
-      m_block.shadow->barrier();
-    const int true_count = m_block.predicates_true[id];
-    m_block.arrived[id] = 0;
-    m_block.expected[id] = 0;
-    m_block.predicates_true[id] = 0;
-    for (Warp& w : m_block.warps) {
-      std::uint32_t release = 0;
-      for (std::uint32_t b = w.blocked; b; b &= b - 1) {
-        int l = std::countr_zero(b);
-        if (w.barrier_of[l] != id)
-          continue;
-        release |= 1u << l;
-        // A bar.red hands every thread that waited the reduction over all that arrived.
+    w.at_barrier[id] = 0;
+    w.blocked &= ~release;
+    // A bar.red hands every thread that waited the reduction over all that arrived.
+    if (reductions)
+      for (std::uint32_t g = release; g; g &= g - 1) {
+        const int l = std::countr_zero(g);
         if (const Inst* r = w.reduction_of[l]) {
           if (r->aux == kBarRedPopc) {
             w.reg(r->d)[l] = static_cast<std::uint32_t>(true_count);
@@ -122,8 +145,14 @@ void Interpreter::release_barrier_if_complete() {
           w.reduction_of[l] = nullptr;
         }
       }
-      w.blocked &= ~release;
+    if (w.resume_key && release == w.live && !w.parked) {
+      // The whole warp waited here together: it goes on as one group.
+      w.group = w.live;
+      w.group_key = w.resume_key;
+      w.pc = key_pc(w.resume_key);
+      w.waiting_min = ~std::uint64_t{0};
     }
+    w.resume_key = 0;
   }
 }
 
@@ -155,7 +184,9 @@ void Interpreter::throw_deadlock() {
       if (w.blocked >> l & 1) {
         waiting[t] = true;
         barrier_pc = key_pc(w.keys[l]) - 1; // the lane waits past its bar.sync
-        barrier_id = w.barrier_of[l];
+        for (int id = 0; id < kBarriers; ++id)
+          if (w.at_barrier[id] >> l & 1)
+            barrier_id = id;
       } else {
         missing[t] = true;
       }
