@@ -139,9 +139,17 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
   }
 
   const std::string name = source.path.empty() ? std::string("kernel.hip") : source.path.string();
+  // hipRTC builds the HIP runtime and half-precision declarations in, but a kernel written for
+  // hipcc includes their headers, which a machine with the runtime alone does not have: those
+  // includes are given empty files.
+  std::vector<const char*> built_in = {"hip/hip_runtime.h", "hip/hip_runtime_api.h",
+                                       "hip/hip_fp16.h"};
+  std::vector<const char*> contents(built_in.size(), "// built into hipRTC\n");
   hiprtcProgram raw = nullptr;
-  GPURUN_HIPRTC_CHECK("hiprtcCreateProgram", api.create_program(&raw, source.text.c_str(),
-                                                                name.c_str(), 0, nullptr, nullptr));
+  GPURUN_HIPRTC_CHECK("hiprtcCreateProgram",
+                      api.create_program(&raw, source.text.c_str(), name.c_str(),
+                                         static_cast<int>(built_in.size()), contents.data(),
+                                         built_in.data()));
   Program program(raw);
   for (const auto& expression : options.name_expressions)
     GPURUN_HIPRTC_CHECK("hiprtcAddNameExpression",

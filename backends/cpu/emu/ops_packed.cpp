@@ -38,11 +38,23 @@ template <class H, bool Max, bool Ftz, nm::NanMode N, bool Xorsign> struct PMinM
       return Max ? nm::fmax(a, b, Ftz, N) : nm::fmin(a, b, Ftz, N);
   }
 };
+// neg.f16x2 and abs.f16x2 are bit operations, NaNs kept; their .ftz forms make the canonical NaN
+// of a NaN half (measured on an H200).
 template <class H, bool Ftz> struct PNeg {
-  H operator()(H a) const { return nm::fneg(a, Ftz); }
+  H operator()(H a) const {
+    if constexpr (Ftz && std::is_same_v<H, Half>)
+      if (nm::detail::is_nan(a))
+        return H{nm::canonical_nan_f16};
+    return nm::fneg(a, Ftz);
+  }
 };
 template <class H, bool Ftz> struct PAbs {
-  H operator()(H a) const { return nm::fabs(a, Ftz); }
+  H operator()(H a) const {
+    if constexpr (Ftz && std::is_same_v<H, Half>)
+      if (nm::detail::is_nan(a))
+        return H{nm::canonical_nan_f16};
+    return nm::fabs(a, Ftz);
+  }
 };
 
 template <class H, class Op, int Arity> void packed(Warp& w, const Inst& in, std::uint32_t mask) {
