@@ -283,7 +283,10 @@ std::unique_ptr<Module> CudaContext::load(const CompileResult& compiled) {
                             detail.empty() ? std::string() : ": " + detail),
                 __FILE__, __LINE__);
   }
-  return std::make_unique<CudaModule>(m_state, module, ptx_text);
+  std::span<const std::byte> cubin;
+  if (compiled.binary_format == "cubin")
+    cubin = std::span<const std::byte>(compiled.binary.data(), compiled.binary.size());
+  return std::make_unique<CudaModule>(m_state, module, ptx_text, cubin);
 }
 
 void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack& args) {

@@ -8,7 +8,7 @@
 namespace gpurun::cuda {
 namespace {
 
-// cuFuncGetParamInfo reports offset and size only. The alignment is the largest power of two
+// cuFuncGetParamInfo and a cubin's parameter records give offset and size only. The alignment is the largest power of two
 // (up to 16, the largest a kernel parameter has) that divides both: exact for scalars, vectors
 // and pointers, and a lower bound for structs.
 std::size_t inferred_align(std::size_t offset, std::size_t size) {
@@ -21,6 +21,8 @@ std::size_t inferred_align(std::size_t offset, std::size_t size) {
 std::optional<std::vector<ParamLayout>> driver_params(const DriverApi& api, CUfunction f) {
   if (api.func_get_param_info == nullptr)
     return std::nullopt;
+  // Asking past the last parameter is how the count is found: an API error that compute-sanitizer
+  // reports, so this is the last resort (after the module's PTX or cubin).
   std::vector<ParamLayout> params;
   for (std::size_t index = 0;; ++index) {
     std::size_t offset = 0;
@@ -80,8 +82,16 @@ void CudaFunction::reserve_dynamic_shared(std::size_t bytes) {
   m_dynamic_shared_limit = bytes;
 }
 
-CudaModule::CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std::string_view ptx)
+CudaModule::CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std::string_view ptx,
+                       std::span<const std::byte> cubin)
     : m_state(std::move(state)), m_handle(handle) {
+  if (!cubin.empty()) {
+    try {
+      m_cubin_params = kit::cubin_params(cubin);
+    } catch (const kit::CubinError&) {
+      // Loaded by the driver, so valid; the driver is asked for what this reader cannot find.
+    }
+  }
   if (ptx.empty())
     return;
   try {
@@ -124,6 +134,11 @@ Function& CudaModule::function(const std::string& name) {
         for (const auto& p : entry.params)
           ptx_params->push_back(ParamLayout{p.offset, p.size, p.align});
       }
+  if (auto in_cubin = m_cubin_params.find(name); !ptx_params && in_cubin != m_cubin_params.end()) {
+    ptx_params.emplace();
+    for (const auto& p : in_cubin->second)
+      ptx_params->push_back(ParamLayout{p.offset, p.size, inferred_align(p.offset, p.size)});
+  }
   auto fn = std::make_unique<CudaFunction>(m_state, f, name, std::move(ptx_params));
   auto& ref = *fn;
   m_functions.emplace(name, std::move(fn));

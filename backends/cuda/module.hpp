@@ -4,11 +4,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "backends/backend.hpp"
 #include "backends/cuda/context_state.hpp"
+#include "backends/kit/cubin_params.hpp"
 #include "backends/kit/ptx_entries.hpp"
 
 namespace gpurun::cuda {
@@ -45,7 +47,10 @@ private:
 class CudaModule final : public Module {
 public:
   /// `ptx` is the module's PTX text when it was loaded from PTX (empty for a cubin).
-  CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std::string_view ptx);
+  /// `ptx`: the module's PTX text, or empty; `cubin`: its cubin, or empty (a fatbin, PTX). Either
+  /// gives the kernels' parameter layouts; without them the driver is asked.
+  CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std::string_view ptx,
+             std::span<const std::byte> cubin);
   ~CudaModule() override;
   CudaModule(const CudaModule&) = delete;
   CudaModule& operator=(const CudaModule&) = delete;
@@ -58,6 +63,7 @@ private:
   std::shared_ptr<ContextState> m_state;
   CUmodule m_handle;
   std::optional<std::vector<kit::PtxEntry>> m_ptx_entries;
+  std::map<std::string, std::vector<kit::CubinParam>> m_cubin_params;
   std::map<std::string, std::unique_ptr<CudaFunction>> m_functions;
 };
 

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "backends/kit/byte_reader.hpp"
+
 namespace gpurun::kit {
 namespace {
 
@@ -17,31 +19,7 @@ constexpr std::uint32_t k_nt_amdgpu_metadata = 32;
 constexpr std::string_view k_bundle_magic = "__CLANG_OFFLOAD_BUNDLE__";
 constexpr std::string_view k_compressed_bundle_magic = "CCOB";
 
-// Little-endian reads, each checked against the input.
-class Reader {
-public:
-  explicit Reader(std::span<const std::byte> bytes) : m_bytes(bytes) {}
-  [[nodiscard]] std::size_t size() const { return m_bytes.size(); }
-
-  template <class T> [[nodiscard]] T read(std::uint64_t offset, const char* what) const {
-    if (offset > m_bytes.size() || m_bytes.size() - offset < sizeof(T))
-      throw CodeObjectError(fmt::format("{} at offset {} lies past the end ({} bytes)", what,
-                                        offset, m_bytes.size()));
-    T value{};
-    std::memcpy(&value, m_bytes.data() + offset, sizeof(T));
-    return value;
-  }
-  [[nodiscard]] std::span<const std::byte> slice(std::uint64_t offset, std::uint64_t size,
-                                                 const char* what) const {
-    if (offset > m_bytes.size() || m_bytes.size() - offset < size)
-      throw CodeObjectError(fmt::format("{} ({} bytes at offset {}) lies past the end ({} bytes)",
-                                        what, size, offset, m_bytes.size()));
-    return m_bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(size));
-  }
-
-private:
-  std::span<const std::byte> m_bytes;
-};
+using Reader = ByteReader<CodeObjectError>;
 
 bool starts_with(std::span<const std::byte> bytes, std::string_view prefix) {
   return bytes.size() >= prefix.size() &&
