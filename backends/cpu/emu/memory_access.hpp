@@ -122,56 +122,60 @@ inline void lane_addresses(const Warp& w, const Inst& in, std::uint32_t mask, st
   }
 }
 
+/// The warp-wide fast path of a global, const or shared access: every lane's address (`addr`)
+/// and, when one host window holds them all (the cached allocation, the block's shared memory),
+/// true with host = address + `delta`. Alignment is checked (it throws); false sends the access
+/// to the per-lane path.
+inline bool warp_window(Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
+                        unsigned align, bool write, std::uint64_t* addr, std::uintptr_t& delta) {
+  const bool global = in.space == Space::global || in.space == Space::const_;
+  if (!global && in.space != Space::shared)
+    return false;
+  std::uint64_t lo, hi, any;
+  lane_addresses(w, in, mask, addr, lo, hi, any);
+  check_alignment(w, mask, addr, any, align, bytes);
+  if (global) {
+    // One range check when all lanes fall in the cached allocation.
+    const Allocation* a = w.cached;
+    if (!(a && lo >= a->address && hi - a->address + bytes <= a->size)) {
+      a = w.block->launch->memory.find(lo, hi - lo + bytes);
+      if (!a)
+        return false;
+      w.cached = a;
+    }
+    // Unsigned arithmetic: the host address of address 0 may lie outside any object.
+    delta = reinterpret_cast<std::uintptr_t>(a->host) - a->address;
+    return true;
+  }
+  // The block's shared memory (tiles, reductions).
+  const Block& b = *w.block;
+  if (!(lo >= kSharedBase && hi - kSharedBase + bytes <= b.shared_bytes))
+    return false;
+  delta = reinterpret_cast<std::uintptr_t>(b.shared) - kSharedBase;
+  if (b.launch->memcheck) {
+    // One variable holds the whole warp's range in the common case; else check each lane.
+    std::uint64_t first = lo - kSharedBase, last = hi - kSharedBase + bytes;
+    bool one = false;
+    for (std::size_t i = 0; i < b.shared_var_count && !one; ++i) {
+      const SharedVariable& v = b.shared_vars[i];
+      one = first >= v.offset && last <= std::uint64_t{v.offset} + v.size;
+    }
+    if (!one)
+      each_lane(mask,
+                [&](int l) { check_shared_variable(w, l, addr[l] - kSharedBase, bytes, write); });
+  }
+  return true;
+}
+
 /// Host pointers for every lane in `mask`. `bytes` is the whole access (vector size); `align` its
 /// natural alignment (a power of two), checked on every access as the GPU does.
 inline void translate_lanes(Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
                             unsigned align, bool write, std::byte** out) {
-  if (in.space == Space::global || in.space == Space::const_) {
-    // Warp-wide fast path: one range check when all lanes fall in the cached allocation.
-    std::uint64_t lo, hi, any;
-    std::uint64_t addr[kWarpSize];
-    lane_addresses(w, in, mask, addr, lo, hi, any);
-    check_alignment(w, mask, addr, any, align, bytes);
-    const Allocation* a = w.cached;
-    if (!(a && lo >= a->address && hi - a->address + bytes <= a->size)) {
-      a = w.block->launch->memory.find(lo, hi - lo + bytes);
-      if (a)
-        w.cached = a;
-    }
-    if (a) {
-      // Unsigned arithmetic: the host address of address 0 may lie outside any object.
-      const std::uintptr_t delta = reinterpret_cast<std::uintptr_t>(a->host) - a->address;
-      each_lane(mask, [&](int l) { out[l] = reinterpret_cast<std::byte*>(addr[l] + delta); });
-    } else {
-      each_lane(mask, [&](int l) { out[l] = translate(w, in.space, addr[l], bytes, l, write); });
-    }
+  std::uint64_t addr[kWarpSize];
+  std::uintptr_t delta = 0;
+  if (warp_window(w, in, mask, bytes, align, write, addr, delta)) {
+    each_lane(mask, [&](int l) { out[l] = reinterpret_cast<std::byte*>(addr[l] + delta); });
     return;
-  }
-  if (in.space == Space::shared) {
-    // Same warp-wide range check for the block's shared memory (tiles, reductions).
-    std::uint64_t lo, hi, any;
-    std::uint64_t addr[kWarpSize];
-    lane_addresses(w, in, mask, addr, lo, hi, any);
-    check_alignment(w, mask, addr, any, align, bytes);
-    const Block& b = *w.block;
-    if (lo >= kSharedBase && hi - kSharedBase + bytes <= b.shared_bytes) {
-      const std::uintptr_t delta = reinterpret_cast<std::uintptr_t>(b.shared) - kSharedBase;
-      each_lane(mask, [&](int l) { out[l] = reinterpret_cast<std::byte*>(addr[l] + delta); });
-      if (b.launch->memcheck) {
-        // One variable holds the whole warp's range in the common case; else check each lane.
-        std::uint64_t first = lo - kSharedBase, last = hi - kSharedBase + bytes;
-        bool one = false;
-        for (std::size_t i = 0; i < b.shared_var_count && !one; ++i) {
-          const SharedVariable& v = b.shared_vars[i];
-          one = first >= v.offset && last <= std::uint64_t{v.offset} + v.size;
-        }
-        if (!one)
-          each_lane(mask, [&](int l) {
-            check_shared_variable(w, l, addr[l] - kSharedBase, bytes, write);
-          });
-      }
-      return;
-    }
   }
   each_lane(mask, [&](int l) {
     std::uint64_t address = lane_address(w, in, l);

@@ -15,20 +15,33 @@ inline constexpr std::uint8_t kSignExtend = 0x10;
 // Each access comes in two variants: `Checked` ones call the sanitizer hook when the block asks
 // for it; the others, which a module gets unless its context runs a sanitizer, pay nothing for it.
 template <unsigned W, bool Checked> void ld_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
-  std::byte* p[kWarpSize];
-  translate_lanes(w, in, mask, W, W, false, p);
-  if (Checked && w.block->sanitize) [[unlikely]]
-    sanitize_access(w, in, mask, W, Access::load, p);
   std::uint64_t* d = w.reg(in.d);
   const bool sign = in.flags & kSignExtend;
-  each_lane(mask, [&](int l) {
-    std::uint64_t v = 0;
-    std::memcpy(&v, p[l], W);
+  auto extend = [&](std::uint64_t v) {
     if (sign && W < 8) {
       constexpr unsigned shift = 64 - 8 * W;
       v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift) & in.mask_bits;
     }
-    d[l] = v;
+    return v;
+  };
+  std::uint64_t addr[kWarpSize];
+  std::uintptr_t delta = 0;
+  if (!(Checked && w.block->sanitize) && warp_window(w, in, mask, W, W, false, addr, delta)) {
+    each_lane(mask, [&](int l) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, reinterpret_cast<const std::byte*>(addr[l] + delta), W);
+      d[l] = extend(v);
+    });
+    return;
+  }
+  std::byte* p[kWarpSize];
+  translate_lanes(w, in, mask, W, W, false, p);
+  if (Checked && w.block->sanitize) [[unlikely]]
+    sanitize_access(w, in, mask, W, Access::load, p);
+  each_lane(mask, [&](int l) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p[l], W);
+    d[l] = extend(v);
   });
 }
 
@@ -52,11 +65,18 @@ template <unsigned W, bool Checked> void ld_uniform(Warp& w, const Inst& in, std
 }
 
 template <unsigned W, bool Checked> void st_scalar(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t* s = w.reg(in.b);
+  std::uint64_t addr[kWarpSize];
+  std::uintptr_t delta = 0;
+  if (!(Checked && w.block->sanitize) && warp_window(w, in, mask, W, W, true, addr, delta)) {
+    each_lane(mask,
+              [&](int l) { std::memcpy(reinterpret_cast<std::byte*>(addr[l] + delta), &s[l], W); });
+    return;
+  }
   std::byte* p[kWarpSize];
   translate_lanes(w, in, mask, W, W, true, p);
   if (Checked && w.block->sanitize) [[unlikely]]
     sanitize_access(w, in, mask, W, Access::store, p);
-  const std::uint64_t* s = w.reg(in.b);
   each_lane(mask, [&](int l) { std::memcpy(p[l], &s[l], W); });
 }
 

@@ -18,7 +18,7 @@ namespace detail {
 template <class F> inline constexpr bool is_host_float = std::is_floating_point_v<F>;
 
 /// .ftz applies to f32 (and the f16/bf16 forms that accept it); f64 keeps subnormals.
-template <class F> [[nodiscard]] inline F ftz_in(F a, bool ftz) noexcept {
+template <class F> [[nodiscard, gnu::always_inline]] inline F ftz_in(F a, bool ftz) noexcept {
   if constexpr (std::is_same_v<F, double>) {
     return a;
   } else {
@@ -27,7 +27,7 @@ template <class F> [[nodiscard]] inline F ftz_in(F a, bool ftz) noexcept {
 }
 
 /// The common tail of an arithmetic result: canonical NaN, output flush, saturation.
-template <class F> [[nodiscard]] inline F finish(F r, FpMode m) noexcept {
+template <class F> [[nodiscard, gnu::always_inline]] inline F finish(F r, FpMode m) noexcept {
   if (is_nan(r)) {
     return m.sat ? from_bits<F>(0) : canonical_nan<F>();
   }
@@ -40,7 +40,8 @@ template <class F> [[nodiscard]] inline F finish(F r, FpMode m) noexcept {
 /// `order` — and the canonical NaN is made only when no operand is one. f32 and 16-bit results
 /// are always canonical.
 template <class F>
-[[nodiscard]] inline F finish_passing(F r, FpMode m, std::initializer_list<F> order) noexcept {
+[[nodiscard, gnu::always_inline]] inline F finish_passing(F r, FpMode m,
+                                                         std::initializer_list<F> order) noexcept {
   if constexpr (std::is_same_v<F, double>) {
     if (is_nan(r)) {
       for (const F x : order) {
@@ -171,7 +172,7 @@ inline double round_integral(double d, Round r) noexcept {
 // ---------------------------------------------------------------------------------------------
 // Arithmetic
 
-template <class F> inline F add(F a, F b, FpMode m) noexcept {
+template <class F> [[gnu::always_inline]] inline F add(F a, F b, FpMode m) noexcept {
   a = detail::ftz_in(a, m.ftz);
   b = detail::ftz_in(b, m.ftz);
   if constexpr (detail::is_host_float<F>) {
@@ -187,7 +188,7 @@ template <class F> inline F add(F a, F b, FpMode m) noexcept {
   }
 }
 
-template <class F> inline F sub(F a, F b, FpMode m) noexcept {
+template <class F> [[gnu::always_inline]] inline F sub(F a, F b, FpMode m) noexcept {
   a = detail::ftz_in(a, m.ftz);
   b = detail::ftz_in(b, m.ftz);
   if constexpr (detail::is_host_float<F>) {
@@ -203,7 +204,7 @@ template <class F> inline F sub(F a, F b, FpMode m) noexcept {
   }
 }
 
-template <class F> inline F mul(F a, F b, FpMode m) noexcept {
+template <class F> [[gnu::always_inline]] inline F mul(F a, F b, FpMode m) noexcept {
   a = detail::ftz_in(a, m.ftz);
   b = detail::ftz_in(b, m.ftz);
   if constexpr (detail::is_host_float<F>) {
@@ -222,7 +223,7 @@ template <class F> inline F mul(F a, F b, FpMode m) noexcept {
   }
 }
 
-template <class F> inline F fma(F a, F b, F c, FpMode m) noexcept {
+template <class F> [[gnu::always_inline]] inline F fma(F a, F b, F c, FpMode m) noexcept {
   a = detail::ftz_in(a, m.ftz);
   b = detail::ftz_in(b, m.ftz);
   c = detail::ftz_in(c, m.ftz);
