@@ -76,6 +76,8 @@ bool select_integer_ext(const ptx::Instruction& in, Modifiers& m, OperandDecoder
 bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_integer(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
+/// fma.rn.f32 with the processor's FMA3 instruction (ops_fma3.cpp), or nullptr where it has none.
+[[nodiscard]] Handler fma3_rn_f32(bool ftz, bool sat);
 bool select_compare(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);

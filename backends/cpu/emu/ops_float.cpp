@@ -263,7 +263,10 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
   else if (op == "mul" && !approx)
     out.fn = modal2.template operator()<FMul>();
   else if ((op == "fma" || op == "mad") && !approx)
-    out.fn = f64 ? by_mode<FFma, double, 3>(r, false, sat) : by_mode<FFma, float, 3>(r, ftz, sat);
+    out.fn = f64                     ? by_mode<FFma, double, 3>(r, false, sat)
+             : r != nm::Round::rn      ? by_mode<FFma, float, 3>(r, ftz, sat)
+             : fma3_rn_f32(ftz, sat) ? fma3_rn_f32(ftz, sat)
+                                       : by_mode<FFma, float, 3>(r, ftz, sat);
   else if (op == "div") {
     if (approx || full) {
       if (f64 || sat)

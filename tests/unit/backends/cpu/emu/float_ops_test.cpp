@@ -1,9 +1,12 @@
 // Floating-point, conversion and comparison instructions on hand-written PTX.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <vector>
 
+#include "backends/cpu/emu/numeric.hpp"
 #include "unit/backends/cpu/emu/instruction_harness.hpp"
 
 namespace gpurun::test {
@@ -33,6 +36,90 @@ TEST(FloatOps, FmaIsFused) {
   float c = -(1.0f + std::ldexp(1.0f, -11));
   EXPECT_EQ(f32("fma.rn.f32 %f4, %f1, %f2, %f3;", a, a, c), std::ldexp(1.0f, -24));
   EXPECT_EQ(f32("mul.rn.f32 %f5, %f1, %f2;\n add.rn.f32 %f4, %f5, %f3;", a, a, c), 0.0f);
+}
+
+// fma.rn.f32 in every .ftz/.sat form over every triple of edge values, one thread per triple:
+// the handler the decoder picks (one FMA3 instruction where the processor has it) against the
+// numeric library's own fma.
+TEST(FloatOps, FmaFormsAgreeWithTheNumericLibrary) {
+  const std::vector<std::uint32_t> edges = {
+      0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000,
+      0x3f800800, 0x3f7fffff, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00001,
+      0xffa00000, 0x33800000, 0x4b800001, 0x1e3ce508};
+  const std::size_t n = edges.size();
+  std::vector<std::uint32_t> a, b, c;
+  for (std::uint32_t x : edges)
+    for (std::uint32_t y : edges)
+      for (std::uint32_t z : edges) {
+        a.push_back(x);
+        b.push_back(y);
+        c.push_back(z);
+      }
+  const std::size_t count = a.size();
+  EmuHarness h(R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 po, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<12>;
+  .reg .f32 %f<8>;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r1, %r1, %r2, %r3;
+  ld.param.u32 %r2, [n];
+  setp.ge.u32 %p1, %r1, %r2;
+  @%p1 bra done;
+  mul.wide.u32 %rd1, %r1, 4;
+  ld.param.u64 %rd2, [pa];
+  add.s64 %rd2, %rd2, %rd1;
+  ld.global.f32 %f1, [%rd2];
+  ld.param.u64 %rd3, [pb];
+  add.s64 %rd3, %rd3, %rd1;
+  ld.global.f32 %f2, [%rd3];
+  ld.param.u64 %rd4, [pc];
+  add.s64 %rd4, %rd4, %rd1;
+  ld.global.f32 %f3, [%rd4];
+  mul.wide.u32 %rd5, %r1, 16;
+  ld.param.u64 %rd6, [po];
+  add.s64 %rd6, %rd6, %rd5;
+  fma.rn.f32 %f4, %f1, %f2, %f3;
+  fma.rn.ftz.f32 %f5, %f1, %f2, %f3;
+  fma.rn.sat.f32 %f6, %f1, %f2, %f3;
+  fma.rn.ftz.sat.f32 %f7, %f1, %f2, %f3;
+  st.global.v4.f32 [%rd6], {%f4, %f5, %f6, %f7};
+done:
+  ret;
+}
+)");
+  Buffer& ba = h.buffer(a);
+  Buffer& bb = h.buffer(b);
+  Buffer& bc = h.buffer(c);
+  Buffer& out = h.buffer(std::vector<std::uint32_t>(4 * count));
+  const auto blocks = static_cast<std::uint32_t>((count + 127) / 128);
+  h.run("k", Dim3{blocks, 1, 1}, Dim3{128, 1, 1}, ba, bb, bc, out,
+        static_cast<std::uint32_t>(count));
+  const auto r = h.read<std::uint32_t>(out);
+  namespace nm = emu::numeric;
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const nm::FpMode modes[4] = {{nm::Round::rn, false, false},
+                                 {nm::Round::rn, true, false},
+                                 {nm::Round::rn, false, true},
+                                 {nm::Round::rn, true, true}};
+    for (int m = 0; m < 4; ++m) {
+      const float want = nm::fma(std::bit_cast<float>(a[i]), std::bit_cast<float>(b[i]),
+                                 std::bit_cast<float>(c[i]), modes[m]);
+      if (r[4 * i + m] != std::bit_cast<std::uint32_t>(want) && differ++ < 5)
+        ADD_FAILURE() << std::hex << "fma form " << m << " of " << a[i] << " " << b[i] << " "
+                      << c[i] << ": " << r[4 * i + m] << " vs "
+                      << std::bit_cast<std::uint32_t>(want);
+    }
+  }
+  EXPECT_EQ(differ, 0u) << "of " << 4 * count << " (" << n << "^3 triples)";
 }
 
 TEST(FloatOps, RoundingModesOnAdd) {
