@@ -122,6 +122,35 @@ inline void lane_addresses(const Warp& w, const Inst& in, std::uint32_t mask, st
   }
 }
 
+/// Every lane's address in `mask` (`addr`), with alignment checked (it throws); true when all of
+/// [address, address + bytes) lie in the window [base, base + span). One test per lane, no chain
+/// of minimum and maximum through the warp.
+inline bool lanes_in_window(const Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
+                            unsigned align, std::uint64_t* addr, std::uint64_t base,
+                            std::uint64_t span) {
+  if (span < bytes || span - bytes >= (std::uint64_t{1} << 62))
+    return false;
+  // d = a - base lies in [0, limit] exactly when neither d nor limit - d has the top bit set
+  // (limit < 2^62): additions and ORs only, which the compiler can keep in vector registers.
+  const std::uint64_t limit = span - bytes;
+  std::uint64_t any = 0, outside = 0;
+  auto note = [&](int l, std::uint64_t a) {
+    addr[l] = a;
+    any |= a;
+    const std::uint64_t d = a - base;
+    outside |= d | (limit - d);
+  };
+  if (in.a != kNoReg) { // the common case: register + offset
+    const std::uint64_t* r = w.regs + std::size_t{in.a} * kWarpSize;
+    const auto imm = static_cast<std::uint64_t>(in.imm);
+    each_lane(mask, [&](int l) { note(l, r[l] + imm); });
+  } else {
+    each_lane(mask, [&](int l) { note(l, lane_address(w, in, l)); });
+  }
+  check_alignment(w, mask, addr, any, align, bytes);
+  return (outside >> 63) == 0;
+}
+
 /// The warp-wide fast path of a global, const or shared access: every lane's address (`addr`)
 /// and, when one host window holds them all (the cached allocation, the block's shared memory),
 /// true with host = address + `delta`. Alignment is checked (it throws); false sends the access
@@ -131,13 +160,15 @@ inline bool warp_window(Warp& w, const Inst& in, std::uint32_t mask, unsigned by
   const bool global = in.space == Space::global || in.space == Space::const_;
   if (!global && in.space != Space::shared)
     return false;
-  std::uint64_t lo, hi, any;
-  lane_addresses(w, in, mask, addr, lo, hi, any);
-  check_alignment(w, mask, addr, any, align, bytes);
   if (global) {
-    // One range check when all lanes fall in the cached allocation.
+    // The allocation the warp used last, else the one holding the warp's whole range.
     const Allocation* a = w.cached;
-    if (!(a && lo >= a->address && hi - a->address + bytes <= a->size)) {
+    const bool cached = a != nullptr && lanes_in_window(w, in, mask, bytes, align, addr,
+                                                        a->address, a->size);
+    if (!cached) {
+      std::uint64_t lo, hi, any;
+      lane_addresses(w, in, mask, addr, lo, hi, any);
+      check_alignment(w, mask, addr, any, align, bytes);
       a = w.block->launch->memory.find(lo, hi - lo + bytes);
       if (!a)
         return false;
@@ -149,11 +180,16 @@ inline bool warp_window(Warp& w, const Inst& in, std::uint32_t mask, unsigned by
   }
   // The block's shared memory (tiles, reductions).
   const Block& b = *w.block;
-  if (!(lo >= kSharedBase && hi - kSharedBase + bytes <= b.shared_bytes))
+  if (!lanes_in_window(w, in, mask, bytes, align, addr, kSharedBase, b.shared_bytes))
     return false;
   delta = reinterpret_cast<std::uintptr_t>(b.shared) - kSharedBase;
   if (b.launch->memcheck) {
     // One variable holds the whole warp's range in the common case; else check each lane.
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    each_lane(mask, [&](int l) {
+      lo = std::min(lo, addr[l]);
+      hi = std::max(hi, addr[l]);
+    });
     std::uint64_t first = lo - kSharedBase, last = hi - kSharedBase + bytes;
     bool one = false;
     for (std::size_t i = 0; i < b.shared_var_count && !one; ++i) {
