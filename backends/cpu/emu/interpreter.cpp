@@ -328,10 +328,13 @@ void Interpreter::run_block(Dim3 index) {
       throw_deadlock();
   }
   check_barrier_counts();
+}
+
+Interpreter::~Interpreter() {
+  // The worker's instruction counts reach the launch once, not after every block: the counters
+  // are shared by every worker.
   m_launch.warp_instructions.fetch_add(m_block.warp_instructions, std::memory_order_relaxed);
   m_launch.lane_instructions.fetch_add(m_block.lane_instructions, std::memory_order_relaxed);
-  m_block.warp_instructions = 0;
-  m_block.lane_instructions = 0;
 }
 
 void Interpreter::run_warp(Warp& w) {

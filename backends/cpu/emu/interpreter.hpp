@@ -20,6 +20,10 @@ class Interpreter {
 public:
   /// `worker` is the pool thread's index, reported as %smid.
   Interpreter(LaunchState& launch, int worker);
+  /// Adds the worker's instruction counts to the launch's.
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
   /// Runs one block to completion. Throws Error(device) for faults, trap and memcheck findings,
   /// Cancelled when the launch was cancelled.
   void run_block(Dim3 block_index);
