@@ -74,13 +74,6 @@ std::string program_log(hiprtcProgram program) {
   return log;
 }
 
-// hipRTC of ROCm 5 hands the source to comgr under a name of its own, in a temporary folder
-// ("/tmp/comgr-1c1858/input/CompileSource:3:10: error: …"); the log should name the user's file.
-std::string with_source_name(const std::string& log, const std::string& name) {
-  static const std::regex comgr_input(R"([^\s:'"]*comgr-[^/\s]*/input/CompileSource)");
-  return std::regex_replace(log, comgr_input, name);
-}
-
 // A target this comgr does not list: hipRTC 5.2 would crash on it, later ones fail. Either way
 // the user hears which targets can be compiled here.
 std::optional<std::string> unknown_target(const std::string& target) {
@@ -116,6 +109,20 @@ void validate_target(const std::string& target) {
         "--arch '{}': expected an AMD GPU target such as gfx90a, gfx942 or gfx1100 (feature "
         "flags allowed: gfx90a:xnack-)",
         target));
+}
+
+// hipRTC hands the source to comgr in a temporary folder, under a name of its own (ROCm 5.2:
+// "/tmp/comgr-1c1858/input/CompileSource:3:10: error: …") or under the program's name below that
+// folder (ROCm 5.7: "/tmp/comgr-b67d4a/input/tmp/bad.hip:3:10"); the log should name the user's
+// file as given.
+std::string with_source_name(const std::string& log, const std::string& name) {
+  std::string relative = name;
+  while (relative.starts_with('/'))
+    relative.erase(0, 1);
+  static const std::regex special(R"([.^$|()\[\]{}*+?\\])");
+  const std::regex comgr_input(R"([^\s:'"]*comgr-[^/\s]*/input/(CompileSource|)" +
+                               std::regex_replace(relative, special, R"(\$&)") + ")");
+  return std::regex_replace(log, comgr_input, name);
 }
 
 CompileResult compile(const KernelSource& source, const CompileOptions& options,

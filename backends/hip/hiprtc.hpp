@@ -27,4 +27,8 @@ void validate_target(const std::string& target);
 [[nodiscard]] CompileResult compile(const KernelSource& source, const CompileOptions& options,
                                     const std::string& target);
 
+/// A hipRTC log with the temporary path comgr compiled the source under replaced by `name`, the
+/// source's name as the user gave it.
+[[nodiscard]] std::string with_source_name(const std::string& log, const std::string& name);
+
 } // namespace gpurun::hip
