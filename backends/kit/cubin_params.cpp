@@ -14,40 +14,34 @@ namespace {
 using Reader = ByteReader<CubinError>;
 
 constexpr std::string_view k_info_prefix = ".nv.info.";
-// .nv.info attributes: a format byte, an attribute byte, then the value. EIFMT_SVAL carries a
-// 16-bit size and that many bytes; EIFMT_HVAL a 16-bit value; EIFMT_BVAL one byte; EIFMT_NVAL
-// nothing.
+// .nv.info records: a format byte, an attribute byte and a 16-bit field. EIFMT_SVAL's field is
+// the size of the value that follows; in the others (EIFMT_NVAL, _BVAL, _HVAL) it is the value
+// itself, so those records are 4 bytes.
 constexpr std::uint8_t k_fmt_nval = 1;
-constexpr std::uint8_t k_fmt_bval = 2;
 constexpr std::uint8_t k_fmt_hval = 3;
 constexpr std::uint8_t k_fmt_sval = 4;
+constexpr std::uint8_t k_eiattr_param_cbank = 0x0a;
 constexpr std::uint8_t k_eiattr_kparam_info = 0x17;
 constexpr std::size_t k_kparam_info_size = 12;
 
 // EIATTR_KPARAM_INFO: u32 index, u16 ordinal, u16 offset, u32 flags (size in bits 18–31).
 std::vector<CubinParam> kernel_params(const Reader& info) {
   std::map<std::uint16_t, CubinParam> by_ordinal;
+  std::size_t cbank_bytes = 0; // the parameters' total size (EIATTR_PARAM_CBANK), when given
   std::uint64_t at = 0;
   while (at < info.size()) {
     const auto format = info.read<std::uint8_t>(at, "attribute format");
     const auto attribute = info.read<std::uint8_t>(at + 1, "attribute");
-    switch (format) {
-    case k_fmt_nval:
-      at += 2;
-      continue;
-    case k_fmt_bval:
-      at += 3;
-      continue;
-    case k_fmt_hval:
+    if (format < k_fmt_nval || format > k_fmt_sval)
+      throw CubinError(fmt::format("attribute format {} at offset {}", format, at));
+    if (format <= k_fmt_hval) {
       at += 4;
       continue;
-    case k_fmt_sval:
-      break;
-    default:
-      throw CubinError(fmt::format("attribute format {} at offset {}", format, at));
     }
     const auto size = info.read<std::uint16_t>(at + 2, "attribute size");
     const Reader value(info.slice(at + 4, size, "attribute value"));
+    if (attribute == k_eiattr_param_cbank && size >= 8) // u32 symbol, u16 offset, u16 size
+      cbank_bytes = value.read<std::uint16_t>(6, "parameter bank size");
     if (attribute == k_eiattr_kparam_info) {
       if (size < k_kparam_info_size)
         throw CubinError(fmt::format("parameter record of {} bytes", size));
@@ -62,8 +56,13 @@ std::vector<CubinParam> kernel_params(const Reader& info) {
   for (const auto& [ordinal, param] : by_ordinal) {
     if (ordinal != params.size())
       throw CubinError(fmt::format("parameter {} is missing", params.size()));
+    if (param.offset + param.size > cbank_bytes && cbank_bytes != 0)
+      throw CubinError(fmt::format("parameter {} ends past the {} parameter bytes", ordinal,
+                                   cbank_bytes));
     params.push_back(param);
   }
+  if (params.empty() && cbank_bytes != 0)
+    throw CubinError(fmt::format("{} parameter bytes without parameter records", cbank_bytes));
   return params;
 }
 

@@ -11,8 +11,8 @@
 namespace gpurun::kit {
 namespace {
 
-std::vector<std::byte> cubin() {
-  const std::string text = test::slurp(test::source_dir() / "tests/data/cubin/params.cubin");
+std::vector<std::byte> cubin(const char* name = "params.cubin") {
+  const std::string text = test::slurp(test::source_dir() / "tests/data/cubin" / name);
   std::vector<std::byte> bytes(text.size());
   std::memcpy(bytes.data(), text.data(), text.size());
   EXPECT_FALSE(bytes.empty());
@@ -42,6 +42,20 @@ TEST(CubinParams, EveryKernelWithItsParametersInOrder) {
   EXPECT_EQ(layout("k3"), (L{{0, 8}, {8, 4}, {16, 8}}));
   EXPECT_EQ(layout("k0"), L{});
   EXPECT_EQ(layout("ks"), (L{{0, 20}, {24, 8}, {32, 1}}));
+}
+
+// NVRTC's cubin of tests/data/sanitizers/clean_matmul_tiled.cu: matmul(const float*, const
+// float*, float*, int), whose info records include byte-valued ones.
+TEST(CubinParams, NvrtcCubin) {
+  const auto kernels = cubin_params(cubin("nvrtc_matmul.cubin"));
+  ASSERT_EQ(kernels.count("matmul"), 1u);
+  const auto& p = kernels.at("matmul");
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_EQ(p[0].offset, 0u);
+  EXPECT_EQ(p[1].offset, 8u);
+  EXPECT_EQ(p[2].offset, 16u);
+  EXPECT_EQ(p[3].offset, 24u);
+  EXPECT_EQ(p[3].size, 4u);
 }
 
 TEST(CubinParams, DamagedImagesAreErrorsNotCrashes) {
