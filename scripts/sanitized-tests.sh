@@ -16,8 +16,11 @@ seconds=${1:-60}
 scripts/install-deps.sh
 cmake --preset debug
 if [ $unit_only = 1 ]; then
+  # unit_hip exists where the HIP headers were found at configure time.
+  hip=""
+  cmake --build --preset debug --target help | grep -q '\bunit_hip\b' && hip=unit_hip
   cmake --build --preset debug --target unit_base unit_pipeline unit_cpu unit_compilers unit_kit \
-    unit_cuda arg_spec_fuzz run_spec_fuzz bench_suite_fuzz npy_fuzz expr_fuzz signature_fuzz \
+    unit_cuda $hip arg_spec_fuzz run_spec_fuzz bench_suite_fuzz npy_fuzz expr_fuzz signature_fuzz \
     ptx_entries_fuzz ptx_module_fuzz amdgpu_code_object_fuzz
   ctest --preset debug -L 'unit|fuzz'
 else
