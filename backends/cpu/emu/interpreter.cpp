@@ -293,7 +293,7 @@ void Interpreter::start_block(Dim3 index) {
       std::fill(std::begin(w.lane_sync), std::end(w.lane_sync), 0u);
     }
     w.carry = 0;
-    w.cached = nullptr;
+    // w.cached, w.recent and w.by_inst carry over: the launch's allocations stay put.
     std::fill(std::begin(w.depth), std::end(w.depth), 0u);
     std::fill(std::begin(w.frame_base), std::end(w.frame_base), 0u);
     std::fill(std::begin(w.keys), std::end(w.keys), make_key(0, L.kernel->begin));

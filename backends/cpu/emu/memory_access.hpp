@@ -161,19 +161,48 @@ inline bool warp_window(Warp& w, const Inst& in, std::uint32_t mask, unsigned by
   if (!global && in.space != Space::shared)
     return false;
   if (global) {
-    // The allocation the warp used last, else the one holding the warp's whole range.
-    const Allocation* a = w.cached;
+    // The allocation this instruction or the warp used last, else the one holding the warp's
+    // whole range.
+    Warp::InstAllocation& slot = w.by_inst[w.pc % std::size(w.by_inst)];
+    const Allocation* a = slot.pc == w.pc ? slot.allocation : w.cached;
     const bool cached = a != nullptr && lanes_in_window(w, in, mask, bytes, align, addr,
                                                         a->address, a->size);
     if (!cached) {
-      std::uint64_t lo, hi, any;
-      lane_addresses(w, in, mask, addr, lo, hi, any);
-      check_alignment(w, mask, addr, any, align, bytes);
-      a = w.block->launch->memory.find(lo, hi - lo + bytes);
-      if (!a)
+      std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+      if (a != nullptr) { // addresses computed and aligned above
+        each_lane(mask, [&](int l) {
+          lo = std::min(lo, addr[l]);
+          hi = std::max(hi, addr[l]);
+        });
+      } else {
+        std::uint64_t any;
+        lane_addresses(w, in, mask, addr, lo, hi, any);
+        check_alignment(w, mask, addr, any, align, bytes);
+      }
+      auto holds = [&](const Allocation* r) {
+        return r != nullptr && lo >= r->address && hi - r->address + bytes <= r->size;
+      };
+      const Allocation* found = nullptr;
+      for (const Allocation* r : w.recent)
+        if (holds(r)) {
+          found = r;
+          break;
+        }
+      if (!found)
+        found = w.block->launch->memory.find(lo, hi - lo + bytes);
+      if (!found)
         return false;
-      w.cached = a;
+      // Most recent first: the one found moves to the front, the others shift down.
+      const Allocation* carry = w.cached;
+      for (const Allocation*& r : w.recent) {
+        if (carry == found)
+          break;
+        std::swap(r, carry);
+      }
+      a = found;
+      slot = {w.pc, found};
     }
+    w.cached = a;
     // Unsigned arithmetic: the host address of address 0 may lie outside any object.
     delta = reinterpret_cast<std::uintptr_t>(a->host) - a->address;
     return true;

@@ -104,6 +104,15 @@ struct Warp {
   std::vector<CallFrame> stacks[kWarpSize];
   std::vector<std::uint64_t> saves[kWarpSize]; ///< registers saved across recursive calls
   const Allocation* cached = nullptr; ///< last global allocation hit (most accesses repeat it)
+  /// The ones hit before it, most recent first (a kernel reading a and b and writing c).
+  const Allocation* recent[3] = {};
+  /// The allocation each of a few instructions hit last, by PC (an instruction keeps to one
+  /// buffer; consecutive instructions often do not).
+  struct InstAllocation {
+    std::uint32_t pc = ~0u;
+    const Allocation* allocation = nullptr;
+  };
+  InstAllocation by_inst[8] = {};
 
   [[nodiscard]] std::uint64_t* reg(std::uint32_t r) noexcept { return regs + std::size_t{r} * 32; }
 };
