@@ -128,11 +128,11 @@ inline void lane_addresses(const Warp& w, const Inst& in, std::uint32_t mask, st
 inline bool lanes_in_window(const Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
                             unsigned align, std::uint64_t* addr, std::uint64_t base,
                             std::uint64_t span) {
-  if (span < bytes || span - bytes >= (std::uint64_t{1} << 62))
-    return false;
   // d = a - base lies in [0, limit] exactly when neither d nor limit - d has the top bit set
   // (limit < 2^62): additions and ORs only, which the compiler can keep in vector registers.
-  const std::uint64_t limit = span - bytes;
+  // The addresses are computed (and their alignment checked) whatever the window.
+  const bool fits = span >= bytes && span - bytes < (std::uint64_t{1} << 62);
+  const std::uint64_t limit = fits ? span - bytes : 0;
   std::uint64_t any = 0, outside = 0;
   auto note = [&](int l, std::uint64_t a) {
     addr[l] = a;
@@ -148,7 +148,7 @@ inline bool lanes_in_window(const Warp& w, const Inst& in, std::uint32_t mask, u
     each_lane(mask, [&](int l) { note(l, lane_address(w, in, l)); });
   }
   check_alignment(w, mask, addr, any, align, bytes);
-  return (outside >> 63) == 0;
+  return fits && (outside >> 63) == 0;
 }
 
 /// The warp-wide fast path of a global, const or shared access: every lane's address (`addr`)
