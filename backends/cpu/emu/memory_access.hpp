@@ -101,6 +101,19 @@ inline void check_alignment(const Warp& w, std::uint32_t mask, const std::uint64
   });
 }
 
+/// Calls `note(lane, address)` for every lane in `mask`, the register + offset case without a
+/// branch per lane.
+template <class Note>
+inline void each_lane_address(const Warp& w, const Inst& in, std::uint32_t mask, Note&& note) {
+  if (in.a != kNoReg) { // the common case: register + offset
+    const std::uint64_t* r = w.regs + std::size_t{in.a} * kWarpSize;
+    const auto imm = static_cast<std::uint64_t>(in.imm);
+    each_lane(mask, [&](int l) { note(l, r[l] + imm); });
+  } else {
+    each_lane(mask, [&](int l) { note(l, lane_address(w, in, l)); });
+  }
+}
+
 /// Every lane's address in `mask` (before translation), with their minimum, maximum and OR.
 inline void lane_addresses(const Warp& w, const Inst& in, std::uint32_t mask, std::uint64_t* addr,
                            std::uint64_t& lo, std::uint64_t& hi, std::uint64_t& any) {
@@ -113,13 +126,7 @@ inline void lane_addresses(const Warp& w, const Inst& in, std::uint32_t mask, st
     hi = std::max(hi, a);
     any |= a;
   };
-  if (in.a != kNoReg) { // the common case: register + offset
-    const std::uint64_t* r = w.regs + std::size_t{in.a} * kWarpSize;
-    const auto imm = static_cast<std::uint64_t>(in.imm);
-    each_lane(mask, [&](int l) { note(l, r[l] + imm); });
-  } else {
-    each_lane(mask, [&](int l) { note(l, lane_address(w, in, l)); });
-  }
+  each_lane_address(w, in, mask, note);
 }
 
 /// Every lane's address in `mask` (`addr`), with alignment checked (it throws); true when all of
@@ -140,13 +147,7 @@ inline bool lanes_in_window(const Warp& w, const Inst& in, std::uint32_t mask, u
     const std::uint64_t d = a - base;
     outside |= d | (limit - d);
   };
-  if (in.a != kNoReg) { // the common case: register + offset
-    const std::uint64_t* r = w.regs + std::size_t{in.a} * kWarpSize;
-    const auto imm = static_cast<std::uint64_t>(in.imm);
-    each_lane(mask, [&](int l) { note(l, r[l] + imm); });
-  } else {
-    each_lane(mask, [&](int l) { note(l, lane_address(w, in, l)); });
-  }
+  each_lane_address(w, in, mask, note);
   check_alignment(w, mask, addr, any, align, bytes);
   return fits && (outside >> 63) == 0;
 }
