@@ -20,6 +20,7 @@ namespace gpurun::emu {
                                      unsigned bytes, bool write);
 /// Memcheck: throws unless shared offset [off, off + bytes) lies inside one .shared variable.
 void check_shared_variable(const Warp& w, int lane, std::uint64_t off, unsigned bytes, bool write);
+
 [[noreturn]] void throw_misaligned(const Warp& w, int lane, std::uint64_t address, unsigned bytes);
 
 /// The address a lane accesses (before translation).
@@ -129,27 +130,51 @@ inline void lane_addresses(const Warp& w, const Inst& in, std::uint32_t mask, st
   each_lane_address(w, in, mask, note);
 }
 
+/// The addresses a `bytes`-wide access may start at to stay inside [base, base + span).
+/// `outside(a)` has its top bit set when it may not: d = a - base lies in [0, limit] exactly when
+/// neither d nor limit - d has the top bit set (limit < 2^62) — additions and ORs only, which the
+/// compiler can keep in vector registers, no chain of minimum and maximum through the warp.
+struct AccessWindow {
+  AccessWindow(std::uint64_t base, std::uint64_t span, unsigned bytes)
+      : base(base), fits(span >= bytes && span - bytes < (std::uint64_t{1} << 62)),
+        limit(fits ? span - bytes : 0) {}
+  [[nodiscard]] std::uint64_t outside(std::uint64_t a) const {
+    const std::uint64_t d = a - base;
+    return d | (limit - d);
+  }
+  [[nodiscard]] bool holds(std::uint64_t any_outside) const {
+    return fits && (any_outside >> 63) == 0;
+  }
+  std::uint64_t base;
+  bool fits;
+  std::uint64_t limit;
+};
+
 /// Every lane's address in `mask` (`addr`), with alignment checked (it throws); true when all of
-/// [address, address + bytes) lie in the window [base, base + span). One test per lane, no chain
-/// of minimum and maximum through the warp.
+/// [address, address + bytes) lie in [base, base + span). The addresses are computed (and their
+/// alignment checked) whatever the window.
 inline bool lanes_in_window(const Warp& w, const Inst& in, std::uint32_t mask, unsigned bytes,
                             unsigned align, std::uint64_t* addr, std::uint64_t base,
                             std::uint64_t span) {
-  // d = a - base lies in [0, limit] exactly when neither d nor limit - d has the top bit set
-  // (limit < 2^62): additions and ORs only, which the compiler can keep in vector registers.
-  // The addresses are computed (and their alignment checked) whatever the window.
-  const bool fits = span >= bytes && span - bytes < (std::uint64_t{1} << 62);
-  const std::uint64_t limit = fits ? span - bytes : 0;
+  const AccessWindow window(base, span, bytes);
   std::uint64_t any = 0, outside = 0;
   auto note = [&](int l, std::uint64_t a) {
     addr[l] = a;
     any |= a;
-    const std::uint64_t d = a - base;
-    outside |= d | (limit - d);
+    outside |= window.outside(a);
   };
   each_lane_address(w, in, mask, note);
   check_alignment(w, mask, addr, any, align, bytes);
-  return fits && (outside >> 63) == 0;
+  return window.holds(outside);
+}
+
+/// True when [addr[l], addr[l] + bytes) lies in [base, base + span) for every lane l in `mask`.
+inline bool addresses_in_window(std::uint32_t mask, const std::uint64_t* addr, unsigned bytes,
+                                std::uint64_t base, std::uint64_t span) {
+  const AccessWindow window(base, span, bytes);
+  std::uint64_t outside = 0;
+  each_lane(mask, [&](int l) { outside |= window.outside(addr[l]); });
+  return window.holds(outside);
 }
 
 /// The warp-wide fast path of a global, const or shared access: every lane's address (`addr`)
@@ -210,26 +235,20 @@ inline bool warp_window(Warp& w, const Inst& in, std::uint32_t mask, unsigned by
   }
   // The block's shared memory (tiles, reductions).
   const Block& b = *w.block;
+  delta = reinterpret_cast<std::uintptr_t>(b.shared) - kSharedBase;
+  if (!b.launch->memcheck || b.shared_var_count == 0)
+    return lanes_in_window(w, in, mask, bytes, align, addr, kSharedBase, b.shared_bytes);
+  // Memcheck: the variable holding the lowest lane's address holds the whole warp in the common
+  // case (one more pass over the addresses); else each lane's variable is checked (it throws).
   if (!lanes_in_window(w, in, mask, bytes, align, addr, kSharedBase, b.shared_bytes))
     return false;
-  delta = reinterpret_cast<std::uintptr_t>(b.shared) - kSharedBase;
-  if (b.launch->memcheck) {
-    // One variable holds the whole warp's range in the common case; else check each lane.
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-    each_lane(mask, [&](int l) {
-      lo = std::min(lo, addr[l]);
-      hi = std::max(hi, addr[l]);
-    });
-    std::uint64_t first = lo - kSharedBase, last = hi - kSharedBase + bytes;
-    bool one = false;
-    for (std::size_t i = 0; i < b.shared_var_count && !one; ++i) {
-      const SharedVariable& v = b.shared_vars[i];
-      one = first >= v.offset && last <= std::uint64_t{v.offset} + v.size;
-    }
-    if (!one)
-      each_lane(mask,
-                [&](int l) { check_shared_variable(w, l, addr[l] - kSharedBase, bytes, write); });
-  }
+  const std::uint64_t first = addr[std::countr_zero(mask)] - kSharedBase;
+  const SharedVariable* v = b.shared_vars;
+  const SharedVariable* end = v + b.shared_var_count;
+  while (v != end && !(first >= v->offset && first - v->offset < v->size))
+    ++v;
+  if (v == end || !addresses_in_window(mask, addr, bytes, kSharedBase + v->offset, v->size))
+    each_lane(mask, [&](int l) { check_shared_variable(w, l, addr[l] - kSharedBase, bytes, write); });
   return true;
 }
 
