@@ -4,7 +4,8 @@
 # replayed, then a short run of every fuzz target, two at a time (docs/fuzzing.md).
 # Usage: scripts/sanitized-tests.sh [--unit] [SECONDS_PER_FUZZ_TARGET]   (default 60)
 #   --unit   the unit tests and the fuzz targets only, without the end-to-end tests (which run the
-#            instrumented gpurun through every command and double the build): what CI runs
+#            instrumented gpurun through every command): a quicker check while working
+# CI runs the whole of it (.ci/run).
 set -eu
 cd "$(dirname "$0")/.."
 unit_only=0
@@ -15,16 +16,18 @@ fi
 seconds=${1:-60}
 scripts/install-deps.sh
 cmake --preset debug
+# unit_hip exists where the HIP headers were found at configure time.
+hip=""
+cmake --build --preset debug --target help | grep -q '\bunit_hip\b' && hip=unit_hip
+fuzz_targets="arg_spec_fuzz run_spec_fuzz bench_suite_fuzz npy_fuzz expr_fuzz signature_fuzz
+  ptx_entries_fuzz ptx_module_fuzz amdgpu_code_object_fuzz"
+unit_targets="unit_base unit_pipeline unit_cpu unit_compilers unit_kit unit_cuda $hip"
 if [ $unit_only = 1 ]; then
-  # unit_hip exists where the HIP headers were found at configure time.
-  hip=""
-  cmake --build --preset debug --target help | grep -q '\bunit_hip\b' && hip=unit_hip
-  cmake --build --preset debug --target unit_base unit_pipeline unit_cpu unit_compilers unit_kit \
-    unit_cuda $hip arg_spec_fuzz run_spec_fuzz bench_suite_fuzz npy_fuzz expr_fuzz signature_fuzz \
-    ptx_entries_fuzz ptx_module_fuzz amdgpu_code_object_fuzz
+  cmake --build --preset debug --target $unit_targets $fuzz_targets
   ctest --preset debug -L 'unit|fuzz'
 else
-  cmake --build --preset debug
+  # Everything ctest runs here (gpu_tests, which needs a GPU, is left out of the build).
+  cmake --build --preset debug --target gpurun e2e_tests $unit_targets $fuzz_targets
   ctest --preset debug
 fi
 scripts/fuzz.sh "$seconds"
