@@ -17,9 +17,11 @@ an exception with its correction. The emulator evaluates the same expression in 
 in IEEE double, so model plus exceptions return the GPU's bits for every key. The 16-bit forms
 are small enough to keep whole.
 
-Table format (little-endian), `.sfu`: b"GSFU", u32 version (1), u32 key_bits, u32 seg_bits,
-u32 ncoef, f64 coef[2^seg_bits][ncoef], u32 exceptions, then per exception varint(key - previous
-key) and varint(zigzag(correction)). `.t16`: the 65536 results, u16 each.
+Table format (little-endian), `.sfu`: b"GSFU", u32 version (1 or 2), u32 key_bits, u32 seg_bits,
+u32 ncoef, in version 2 u32 frac_bits, f64 coef[2^seg_bits][ncoef], u32 exceptions, then per
+exception varint(key - previous key) and varint(zigzag(correction)). Version 1 models the result's
+bits; version 2 a fixed-point value with frac_bits fraction bits whose truncation to f32 gives the
+result, the correction applying to those bits. `.t16`: the 65536 results, u16 each.
 """
 import glob, os, struct, sys
 
@@ -82,6 +84,70 @@ def write_sfu(path, ys, key_bits):
     print(f"{os.path.basename(path)}: {len(ys)} keys, {len(exc)} exceptions, {len(blob)} bytes")
 
 
+def fixed_to_f32_bits(u, frac_bits):
+    """The f32 bit patterns of u * 2^-frac_bits (integers u >= 0 below 2^53), truncated; 0 where
+    that falls below the normal range."""
+    u = u.astype(np.int64)
+    width = np.frexp(np.maximum(u, 1).astype(np.float64))[1].astype(np.int64)  # exact below 2^53
+    top = width - 1
+    m = np.where(top >= 23, u >> np.maximum(top - 23, 0), u << np.maximum(23 - top, 0))
+    exp = top - frac_bits + 127
+    return np.where((u <= 0) | (exp <= 0), 0, (exp << 23) | (m & 0x7FFFFF)).astype(np.int64)
+
+
+def write_sfu_fixed(path, ys, key_bits, frac_bits):
+    """A function whose results are a fixed-point value with frac_bits fraction bits truncated to
+    f32 (sin's first quadrant: absolute error, so a float model of its bits would bend at every
+    binade next to 0). The model is fitted in fixed point to the middle of each result's truncation
+    interval; an exception corrects the bits of the truncated model."""
+    val = ys.astype(np.uint32).view(np.float32).astype(np.float64)
+    y = val * 2.0**frac_bits
+    ulp = np.spacing(val.astype(np.float32)).astype(np.float64) * 2.0**frac_bits
+    C, P = model(y + (ulp - 1) / 2 - 0.5, key_bits)
+    F = np.floor(P)
+    frac = P - F
+    corr = ys.astype(np.int64) - fixed_to_f32_bits(F.astype(np.int64), frac_bits)
+    exc = np.nonzero((corr != 0) | (frac < 2.0**-20) | (frac > 1 - 2.0**-20))[0]
+    blob = bytearray(b"GSFU" + struct.pack("<IIIII", 2, key_bits, SEG_BITS, C.shape[1], frac_bits))
+    blob += C.astype("<f8").tobytes()
+    blob += struct.pack("<I", len(exc))
+    prev = 0
+    for k in exc:
+        c = int(corr[k])
+        blob += varint(int(k) - prev) + varint((c << 1) ^ (c >> 63) if c < 0 else c << 1)
+        prev = int(k)
+    with open(path, "wb") as f:
+        f.write(blob)
+    print(f"{os.path.basename(path)}: {len(ys)} keys, {len(exc)} exceptions, {len(blob)} bytes")
+
+
+def sin_quadrant(capdir):
+    """MUFU.SIN over the first quadrant: the result for each 25-bit key k = floor(t * 2^25) of the
+    argument in revolutions t = RZ(x * RZ(1/2pi)) below 2^23, from the dense captures of sin (whole
+    binades), folded by the unit's symmetries S(2^24 - 1 - k) = S(k), S(k + 2^24) = -S(k)."""
+    n, q = 1 << 25, 1 << 23
+    inv_2pi = np.float32(np.uint32(0x3E22F983).view(np.float32))
+    s = np.full(n, -1, dtype=np.int64)
+    for path in sorted(glob.glob(os.path.join(capdir, "sin_approx_ftz_f32@0x*-0x*-1.bin"))):
+        lo, hi = (int(v, 16) for v in os.path.basename(path).split("@")[1].split("-")[:2])
+        x = np.arange(lo, hi, dtype=np.uint32).view(np.float32).astype(np.float64)
+        p = x * np.float64(inv_2pi)
+        t = p.astype(np.float32).astype(np.float64)
+        t = np.where(np.abs(t) > np.abs(p), np.nextafter(t.astype(np.float32), np.float32(0)).astype(np.float64), t)
+        s[np.floor(t * 2.0**25).astype(np.int64) % n] = np.fromfile(path, dtype=np.uint32)
+    quadrant = np.full(q, -1, dtype=np.int64)
+    for part, reflect, negate in [(s[:q], False, False), (s[q:2 * q], True, False),
+                                  (s[2 * q:3 * q], False, True), (s[3 * q:], True, True)]:
+        v = part[::-1] if reflect else part
+        v = np.where((v >= 0) & negate, v ^ 0x80000000, v)
+        if np.any((quadrant >= 0) & (v >= 0) & (quadrant != v)):
+            sys.exit("derive.py: sin's captures disagree with its quadrant symmetry")
+        quadrant = np.where(quadrant < 0, v, quadrant)
+    if np.any(quadrant < 0):
+        sys.exit(f"derive.py: sin's captures miss {int(np.sum(quadrant < 0))} first-quadrant keys")
+    return quadrant
+
+
 def main(capdir, outdir):
     os.makedirs(outdir, exist_ok=True)
     u32 = np.uint32
@@ -96,6 +162,8 @@ def main(capdir, outdir):
     hi = lambda a: (a >> np.uint64(32)).astype(u32)
     write_sfu(os.path.join(outdir, "rcp64h.sfu"), hi(load(capdir, "rcp_approx_ftz_f64@0x3ff00000-0x40000000-1.bin", np.uint64)), 20)
     write_sfu(os.path.join(outdir, "rsq64h.sfu"), hi(load(capdir, "rsqrt_approx_ftz_f64@0x3ff00000-0x40100000-1.bin", np.uint64)), 21)
+    # sin (and cos, a quarter on): the first quadrant's 2^23 keys, in fixed point with 40 bits.
+    write_sfu_fixed(os.path.join(outdir, "sin.sfu"), sin_quadrant(capdir), 23, 40)
     for op, name in [("ex2_approx_f16", "ex2_f16"), ("ex2_approx_ftz_bf16", "ex2_bf16"),
                      ("tanh_approx_f16", "tanh_f16"), ("tanh_approx_bf16", "tanh_bf16")]:
         t = load(capdir, f"{op}@0-0x10000-1.bin", np.uint16)

@@ -26,8 +26,8 @@ for num in 0x3f800000 0x00000123 0x7f7fffff 0xff800000 0x7fc12345; do
   done
 done
 (for r in $ranges; do echo "$r"; done) > "$raw/ranges.txt"
-cp "$raw/ranges.txt" "$out/edges-ranges.txt"
 mkdir -p "$out"
+cp "$raw/ranges.txt" "$out/edges-ranges.txt"
 python3 "$here/pack.py" pack "$raw" "$out"
 for f in "$out"/captures*.tar; do mv "$f" "${f/captures/edges}"; done
 rm -rf "$raw"

@@ -14,6 +14,7 @@ import numpy as np
 
 EXACT = ["rcp_approx_f32", "rcp_approx_ftz_f32", "rsqrt_approx_f32", "rsqrt_approx_ftz_f32",
          "sqrt_approx_f32", "sqrt_approx_ftz_f32", "ex2_approx_f32", "ex2_approx_ftz_f32",
+         "sin_approx_f32", "sin_approx_ftz_f32", "cos_approx_f32", "cos_approx_ftz_f32",
          "rcp_approx_ftz_f64", "rsqrt_approx_f64", "rsqrt_approx_ftz_f64"]
 DIV = ["div_approx_f32", "div_approx_ftz_f32", "div_full_f32", "div_full_ftz_f32"]
 HALF = ["ex2_approx_f16", "ex2_approx_ftz_bf16", "tanh_approx_f16", "tanh_approx_bf16"]

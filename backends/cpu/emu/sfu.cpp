@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -25,10 +26,25 @@ constexpr EmbeddedTable kEmbedded[] = {
 #include "sfu_tables.inc"
 };
 
+/// The f32 bit pattern of u * 2^-frac_bits (u ≥ 0), truncated; 0 below the normal range.
+std::uint32_t fixed_to_f32(std::int64_t u, int frac_bits) {
+  if (u <= 0)
+    return 0;
+  const int top = 63 - std::countl_zero(static_cast<std::uint64_t>(u));
+  const auto m = static_cast<std::uint64_t>(u);
+  const std::uint64_t mant = top >= 23 ? m >> (top - 23) : m << (23 - top);
+  const int exp = top - frac_bits + 127;
+  if (exp <= 0)
+    return 0;
+  return static_cast<std::uint32_t>(exp) << 23 | static_cast<std::uint32_t>(mant & 0x7fffff);
+}
+
 /// One f32/f64 function over its key: per segment of the key's top bits, the model
 /// floor(c0 + sum of c[1+i] over the offset's set bits i + cq * t^2) with t = offset / 2^bits,
 /// evaluated in this order in IEEE double (the derivation evaluates it the same way; this file
-/// is compiled without floating-point contraction), plus the keys where the GPU differs.
+/// is compiled without floating-point contraction), plus the keys where the GPU differs. The
+/// model gives the result's bits, or (version 2) a fixed-point value with `m_frac_bits` fraction
+/// bits that truncated to f32 gives them.
 class KeyTable {
 public:
   KeyTable() = default;
@@ -44,6 +60,8 @@ public:
     const double t = static_cast<double>(offset) / static_cast<double>(1u << m_offset_bits);
     p += c[m_offset_bits + 1] * (t * t);
     auto y = static_cast<std::int64_t>(std::floor(p));
+    if (m_frac_bits != 0)
+      y = fixed_to_f32(y, m_frac_bits);
     const auto it = std::lower_bound(m_keys.begin(), m_keys.end(), key);
     if (it != m_keys.end() && *it == key)
       y += m_corrections[static_cast<std::size_t>(it - m_keys.begin())];
@@ -80,9 +98,14 @@ private:
     if (b.substr(0, 4) != "GSFU")
       throw bad("not a GSFU table");
     pos = 4;
-    if (u32() != 1)
+    const std::uint32_t version = u32();
+    if (version != 1 && version != 2)
       throw bad("unknown version");
     const std::uint32_t key_bits = u32(), seg_bits = u32(), ncoef = u32();
+    const std::uint32_t frac_bits = version == 2 ? u32() : 0;
+    if (frac_bits > 52)
+      throw bad("bad fixed point");
+    m_frac_bits = static_cast<int>(frac_bits);
     if (key_bits > 32 || seg_bits > key_bits || key_bits - seg_bits > 30 ||
         ncoef != key_bits - seg_bits + 2)
       throw bad("bad shape");
@@ -109,6 +132,7 @@ private:
   }
 
   int m_offset_bits = 0;
+  int m_frac_bits = 0;
   std::uint32_t m_ncoef = 0;
   std::vector<double> m_coef;
   std::vector<std::uint32_t> m_keys;
@@ -116,7 +140,7 @@ private:
 };
 
 struct Tables {
-  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h;
+  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h, sin;
   std::vector<std::uint16_t> ex2_f16, ex2_bf16, tanh_f16, tanh_bf16;
 };
 
@@ -137,6 +161,7 @@ template <class Source> Tables make_tables(Source&& bytes_of) {
   t.ex2 = KeyTable("ex2.sfu", bytes_of("ex2.sfu"));
   t.rcp64h = KeyTable("rcp64h.sfu", bytes_of("rcp64h.sfu"));
   t.rsq64h = KeyTable("rsq64h.sfu", bytes_of("rsq64h.sfu"));
+  t.sin = KeyTable("sin.sfu", bytes_of("sin.sfu"));
   t.ex2_f16 = whole_table("ex2_f16.t16", bytes_of("ex2_f16.t16"));
   t.ex2_bf16 = whole_table("ex2_bf16.t16", bytes_of("ex2_bf16.t16"));
   t.tanh_f16 = whole_table("tanh_f16.t16", bytes_of("tanh_f16.t16"));
@@ -303,6 +328,44 @@ std::uint32_t rsq64h(std::uint32_t hi) noexcept {
   if (ye <= 0)
     return 0;
   return (static_cast<std::uint32_t>(ye) << 20) | (y & 0xfffffu);
+}
+
+namespace {
+
+/// MUFU.SIN of the 25-bit key k (the argument's revolutions in fixed point): the table holds the
+/// first quadrant; the second reflects it with the key complemented, the other half negates.
+std::uint32_t sin_key(std::uint32_t k) noexcept {
+  constexpr std::uint32_t kQuarter = 1u << 23;
+  const std::uint32_t quadrant = k >> 23 & 3, r = k & (kQuarter - 1);
+  const std::uint32_t y = tables().sin((quadrant & 1) ? kQuarter - 1 - r : r);
+  return quadrant >= 2 ? y ^ kSign : y;
+}
+
+/// The key of an argument already in revolutions (t, an f32's bits): floor(|t| * 2^25) mod 2^25.
+std::uint32_t revolution_key(std::uint32_t t) noexcept {
+  const Parts p = parts(t);
+  if (is_zero_or_subnormal(t) || p.exp < -25)
+    return 0;
+  if (p.exp >= 25) // an integer number of turns
+    return 0;
+  const std::uint64_t m = std::uint64_t{1} << 23 | p.mant; // t = m * 2^(exp - 23)
+  const int shift = p.exp - 23 + 25;
+  const std::uint64_t fixed = shift >= 0 ? m << shift : m >> -shift;
+  return static_cast<std::uint32_t>(fixed & ((1u << 25) - 1));
+}
+
+} // namespace
+
+std::uint32_t sin(std::uint32_t t) noexcept {
+  if (is_nan(t) || (t & ~kSign) == kInf)
+    return kNaN;
+  return sin_key(revolution_key(t)) ^ (t & kSign);
+}
+
+std::uint32_t cos(std::uint32_t t) noexcept {
+  if (is_nan(t) || (t & ~kSign) == kInf)
+    return kNaN;
+  return sin_key((revolution_key(t) + (1u << 23)) & ((1u << 25) - 1));
 }
 
 std::uint16_t ex2_f16(std::uint16_t x) noexcept { return tables().ex2_f16[x]; }

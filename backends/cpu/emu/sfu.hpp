@@ -17,6 +17,9 @@ namespace gpurun::emu::sfu {
 [[nodiscard]] std::uint32_t rsq(std::uint32_t x) noexcept;  ///< MUFU.RSQ (f32)
 [[nodiscard]] std::uint32_t sqrt(std::uint32_t x) noexcept; ///< MUFU.SQRT (f32)
 [[nodiscard]] std::uint32_t ex2(std::uint32_t x) noexcept;  ///< MUFU.EX2 (f32)
+/// MUFU.SIN / MUFU.COS of an argument in revolutions (what ptxas multiplies x by 1/2π for).
+[[nodiscard]] std::uint32_t sin(std::uint32_t t) noexcept;
+[[nodiscard]] std::uint32_t cos(std::uint32_t t) noexcept;
 /// MUFU.RCP64H / MUFU.RSQ64H: the high word of an f64 in, the high word of the result out.
 [[nodiscard]] std::uint32_t rcp64h(std::uint32_t hi) noexcept;
 [[nodiscard]] std::uint32_t rsq64h(std::uint32_t hi) noexcept;

@@ -476,11 +476,12 @@ inline float ex2_approx(float a, bool ftz) noexcept {
 inline float lg2_approx(float a, bool ftz) noexcept {
   return detail::approx_result(std::log2(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
 }
+// ptxas: FMUL.RZ by 1/2π rounded to f32, then MUFU.SIN / MUFU.COS of the revolutions.
 inline float sin_approx(float a, bool ftz) noexcept {
-  return detail::approx_result(std::sin(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+  return detail::mufu(sfu::sin, mul(a, 0x1.45f306p-3f, FpMode{Round::rz, ftz, false}));
 }
 inline float cos_approx(float a, bool ftz) noexcept {
-  return detail::approx_result(std::cos(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+  return detail::mufu(sfu::cos, mul(a, 0x1.45f306p-3f, FpMode{Round::rz, ftz, false}));
 }
 inline float tanh_approx(float a) noexcept {
   return detail::approx_result(std::tanh(static_cast<double>(a)), false);
