@@ -1,7 +1,7 @@
 // fmt's compiled half, built once for the whole program. Every other file includes fmt's headers
 // without FMT_HEADER_ONLY, which would compile this half into each of them again; Debian ships fmt
 // as headers and a shared library only, and gpurun links no shared library beyond glibc and
-// libstdc++ (docs/ARCHITECTURE.md, Build). What follows defines the templates fmt's headers
+// libstdc++ (docs/ARCHITECTURE.md, Decisions). What follows defines the templates fmt's headers
 // declare for char and leave to the library.
 #include <fmt/format-inl.h>
 
