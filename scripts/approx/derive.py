@@ -65,25 +65,6 @@ def varint(v):
             return bytes(out)
 
 
-def write_sfu(path, ys, key_bits):
-    C, P = model(ys, key_bits)
-    F = np.floor(P)
-    frac = P - F
-    corr = ys.astype(np.int64) - F.astype(np.int64)
-    exc = np.nonzero((corr != 0) | (frac < 2.0**-20) | (frac > 1 - 2.0**-20))[0]
-    blob = bytearray(b"GSFU" + struct.pack("<IIII", 1, key_bits, SEG_BITS, C.shape[1]))
-    blob += C.astype("<f8").tobytes()
-    blob += struct.pack("<I", len(exc))
-    prev = 0
-    for k in exc:
-        c = int(corr[k])
-        blob += varint(int(k) - prev) + varint((c << 1) ^ (c >> 63) if c < 0 else c << 1)
-        prev = int(k)
-    with open(path, "wb") as f:
-        f.write(blob)
-    print(f"{os.path.basename(path)}: {len(ys)} keys, {len(exc)} exceptions, {len(blob)} bytes")
-
-
 def fixed_to_f32_bits(u, frac_bits):
     """The f32 bit patterns of u * 2^-frac_bits (integers u >= 0 below 2^53), truncated; 0 where
     that falls below the normal range."""
@@ -95,20 +76,26 @@ def fixed_to_f32_bits(u, frac_bits):
     return np.where((u <= 0) | (exp <= 0), 0, (exp << 23) | (m & 0x7FFFFF)).astype(np.int64)
 
 
-def write_sfu_fixed(path, ys, key_bits, frac_bits):
-    """A function whose results are a fixed-point value with frac_bits fraction bits truncated to
-    f32 (sin's first quadrant: absolute error, so a float model of its bits would bend at every
-    binade next to 0). The model is fitted in fixed point to the middle of each result's truncation
-    interval; an exception corrects the bits of the truncated model."""
-    val = ys.astype(np.uint32).view(np.float32).astype(np.float64)
-    y = val * 2.0**frac_bits
-    ulp = np.spacing(val.astype(np.float32)).astype(np.float64) * 2.0**frac_bits
-    C, P = model(y + (ulp - 1) / 2 - 0.5, key_bits)
+def write_sfu(path, ys, key_bits, frac_bits=0):
+    """A table of version 1 (the model gives the result's bits) or, with frac_bits, of version 2:
+    the result is a fixed-point value with frac_bits fraction bits truncated to f32 (sin's first
+    quadrant: absolute error, so a model of its bits would bend at every binade next to 0); that
+    model is fitted in fixed point to the middle of each result's truncation interval, and an
+    exception corrects the bits of the truncated model."""
+    if frac_bits:
+        val = ys.astype(np.uint32).view(np.float32).astype(np.float64)
+        ulp = np.spacing(val.astype(np.float32)).astype(np.float64) * 2.0**frac_bits
+        C, P = model(val * 2.0**frac_bits + (ulp - 1) / 2 - 0.5, key_bits)
+        header = struct.pack("<IIIII", 2, key_bits, SEG_BITS, C.shape[1], frac_bits)
+    else:
+        C, P = model(ys, key_bits)
+        header = struct.pack("<IIII", 1, key_bits, SEG_BITS, C.shape[1])
     F = np.floor(P)
     frac = P - F
-    corr = ys.astype(np.int64) - fixed_to_f32_bits(F.astype(np.int64), frac_bits)
+    bits = fixed_to_f32_bits(F.astype(np.int64), frac_bits) if frac_bits else F.astype(np.int64)
+    corr = ys.astype(np.int64) - bits
     exc = np.nonzero((corr != 0) | (frac < 2.0**-20) | (frac > 1 - 2.0**-20))[0]
-    blob = bytearray(b"GSFU" + struct.pack("<IIIII", 2, key_bits, SEG_BITS, C.shape[1], frac_bits))
+    blob = bytearray(b"GSFU" + header)
     blob += C.astype("<f8").tobytes()
     blob += struct.pack("<I", len(exc))
     prev = 0
@@ -163,7 +150,7 @@ def main(capdir, outdir):
     write_sfu(os.path.join(outdir, "rcp64h.sfu"), hi(load(capdir, "rcp_approx_ftz_f64@0x3ff00000-0x40000000-1.bin", np.uint64)), 20)
     write_sfu(os.path.join(outdir, "rsq64h.sfu"), hi(load(capdir, "rsqrt_approx_ftz_f64@0x3ff00000-0x40100000-1.bin", np.uint64)), 21)
     # sin (and cos, a quarter on): the first quadrant's 2^23 keys, in fixed point with 40 bits.
-    write_sfu_fixed(os.path.join(outdir, "sin.sfu"), sin_quadrant(capdir), 23, 40)
+    write_sfu(os.path.join(outdir, "sin.sfu"), sin_quadrant(capdir), 23, 40)
     for op, name in [("ex2_approx_f16", "ex2_f16"), ("ex2_approx_ftz_bf16", "ex2_bf16"),
                      ("tanh_approx_f16", "tanh_f16"), ("tanh_approx_bf16", "tanh_bf16")]:
         t = load(capdir, f"{op}@0-0x10000-1.bin", np.uint16)
