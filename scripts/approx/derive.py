@@ -37,15 +37,15 @@ def load(capdir, pattern, dtype):
     return np.fromfile(files[0], dtype=dtype)
 
 
-def model(ys, key_bits):
+def model(ys, key_bits, seg_bits=SEG_BITS):
     """Coefficients per segment and the model's value for every key (same order as C++)."""
-    lb = key_bits - SEG_BITS
+    lb = key_bits - seg_bits
     L = 1 << lb
     off = np.arange(L, dtype=np.int64)
     t = off.astype(np.float64) / float(L)
     bits = [((off >> i) & 1).astype(np.float64) for i in range(lb)]
     A = np.stack([np.ones(L)] + bits + [t * t], 1)
-    Y = ys.reshape(1 << SEG_BITS, L).astype(np.float64)
+    Y = ys.reshape(1 << seg_bits, L).astype(np.float64)
     C, *_ = np.linalg.lstsq(A, (Y + 0.5).T, rcond=None)
     C = C.T.copy()  # [segment][ncoef]
     P = np.repeat(C[:, :1], L, axis=1).copy()
@@ -76,7 +76,7 @@ def fixed_to_f32_bits(u, frac_bits):
     return np.where((u <= 0) | (exp <= 0), 0, (exp << 23) | (m & 0x7FFFFF)).astype(np.int64)
 
 
-def write_sfu(path, ys, key_bits, frac_bits=0):
+def write_sfu(path, ys, key_bits, frac_bits=0, seg_bits=SEG_BITS):
     """A table of version 1 (the model gives the result's bits) or, with frac_bits, of version 2:
     the result is a fixed-point value with frac_bits fraction bits truncated to f32 (sin's first
     quadrant: absolute error, so a model of its bits would bend at every binade next to 0); that
@@ -85,11 +85,11 @@ def write_sfu(path, ys, key_bits, frac_bits=0):
     if frac_bits:
         val = ys.astype(np.uint32).view(np.float32).astype(np.float64)
         ulp = np.spacing(val.astype(np.float32)).astype(np.float64) * 2.0**frac_bits
-        C, P = model(val * 2.0**frac_bits + (ulp - 1) / 2 - 0.5, key_bits)
-        header = struct.pack("<IIIII", 2, key_bits, SEG_BITS, C.shape[1], frac_bits)
+        C, P = model(val * 2.0**frac_bits + (ulp - 1) / 2 - 0.5, key_bits, seg_bits)
+        header = struct.pack("<IIIII", 2, key_bits, seg_bits, C.shape[1], frac_bits)
     else:
-        C, P = model(ys, key_bits)
-        header = struct.pack("<IIII", 1, key_bits, SEG_BITS, C.shape[1])
+        C, P = model(ys, key_bits, seg_bits)
+        header = struct.pack("<IIII", 1, key_bits, seg_bits, C.shape[1])
     F = np.floor(P)
     frac = P - F
     bits = fixed_to_f32_bits(F.astype(np.int64), frac_bits) if frac_bits else F.astype(np.int64)
@@ -135,6 +135,28 @@ def sin_quadrant(capdir):
     return quadrant
 
 
+# MUFU.TANH keeps the top TANH_BITS[b] bits of the mantissa of x in the binade [2^(b-8), 2^(b-7));
+# below 2^-8 the result is x, from 8 on 1.
+TANH_BITS = [17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 22]
+
+
+def tanh_keys(capdir):
+    """MUFU.TANH over its keys: the binades' keys one after another (sfu.cpp's tanh_key), from
+    the dense captures of each binade; the rest of the 2^24 keys repeat the last result."""
+    ys = np.zeros(1 << 24, dtype=np.int64)
+    at = 0
+    for b, bits in enumerate(TANH_BITS):
+        lo = (119 + b) << 23
+        r = load(capdir, f"tanh_approx_f32@0x{lo:08x}-0x{lo + (1 << 23):08x}-1.bin", np.uint32)
+        groups = r.astype(np.int64).reshape(1 << bits, -1)
+        if np.any(groups != groups[:, :1]):
+            sys.exit(f"derive.py: tanh's results on [2^{b - 8}, 2^{b - 7}) depend on more than {bits} mantissa bits")
+        ys[at:at + (1 << bits)] = groups[:, 0]
+        at += 1 << bits
+    ys[at:] = ys[at - 1]
+    return ys
+
+
 def main(capdir, outdir):
     os.makedirs(outdir, exist_ok=True)
     u32 = np.uint32
@@ -151,6 +173,12 @@ def main(capdir, outdir):
     write_sfu(os.path.join(outdir, "rsq64h.sfu"), hi(load(capdir, "rsqrt_approx_ftz_f64@0x3ff00000-0x40100000-1.bin", np.uint64)), 21)
     # sin (and cos, a quarter on): the first quadrant's 2^23 keys, in fixed point with 40 bits.
     write_sfu(os.path.join(outdir, "sin.sfu"), sin_quadrant(capdir), 23, 40)
+    # lg2: T(m), the result on [1, 2), a 36-bit fixed-point value truncated to f32, gives every
+    # binade but [0.5, 1), whose results (their magnitudes) carry the bits of T that f32 drops.
+    write_sfu(os.path.join(outdir, "lg2.sfu"), load(capdir, "lg2_approx_ftz_f32@0x3f800000-0x40000000-1.bin", u32), 23, 36)
+    write_sfu(os.path.join(outdir, "lg2_half.sfu"),
+              load(capdir, "lg2_approx_ftz_f32@0x3f000000-0x3f800000-1.bin", u32) & u32(0x7FFFFFFF), 23, 36)
+    write_sfu(os.path.join(outdir, "tanh.sfu"), tanh_keys(capdir), 24, 36, 14)
     for op, name in [("ex2_approx_f16", "ex2_f16"), ("ex2_approx_ftz_bf16", "ex2_bf16"),
                      ("tanh_approx_f16", "tanh_f16"), ("tanh_approx_bf16", "tanh_bf16")]:
         t = load(capdir, f"{op}@0-0x10000-1.bin", np.uint16)

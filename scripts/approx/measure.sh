@@ -33,8 +33,9 @@ done
 for e in $(seq 104 128); do
   cap sin_approx_ftz_f32 "$(printf '0x%08x' $((e << 23)))" "$(printf '0x%08x' $(((e + 1) << 23)))" 1
 done
-for r in "0x3e800000 0x3f000000" "0x3f000000 0x3f800000" "0x3f800000 0x40000000"; do
-  cap tanh_approx_f32 $r 1
+# tanh: every binade from 2^-8 to 8 (below, the result is x; above, 1).
+for e in $(seq 119 129); do
+  cap tanh_approx_f32 "$(printf '0x%08x' $((e << 23)))" "$(printf '0x%08x' $(((e + 1) << 23)))" 1
 done
 cap rcp_approx_ftz_f64 0x3ff00000 0x40000000 1
 cap rcp_approx_ftz_f64 0x3ff00000 0x40000000 1 0xffffffff

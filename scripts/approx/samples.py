@@ -5,7 +5,8 @@
 
 CAPTURE_DIR holds raw captures of measure.sh (the sparse ones, every 65521st input), EDGES_DIR
 those of edges.sh (edge cases: OP@edges.bin over the ranges of ranges.txt, one after another). For each instruction the emulator reproduces bit for bit, OUT_DIR gets
-OP.npy: rows of (input, GPU result) bit patterns — every 16th sparse input and every edge case —
+OP.npy: rows of (input, GPU result) bit patterns — every 16th sparse input, 256 inputs spread over
+each dense capture (the binades the tables are derived from) and every edge case —
 or (dividend, divisor, GPU result) for division.
 """
 import glob, os, re, sys
@@ -15,6 +16,7 @@ import numpy as np
 EXACT = ["rcp_approx_f32", "rcp_approx_ftz_f32", "rsqrt_approx_f32", "rsqrt_approx_ftz_f32",
          "sqrt_approx_f32", "sqrt_approx_ftz_f32", "ex2_approx_f32", "ex2_approx_ftz_f32",
          "sin_approx_f32", "sin_approx_ftz_f32", "cos_approx_f32", "cos_approx_ftz_f32",
+         "lg2_approx_f32", "lg2_approx_ftz_f32", "tanh_approx_f32",
          "rcp_approx_ftz_f64", "rsqrt_approx_f64", "rsqrt_approx_ftz_f64"]
 DIV = ["div_approx_f32", "div_approx_ftz_f32", "div_full_f32", "div_full_ftz_f32"]
 HALF = ["ex2_approx_f16", "ex2_approx_ftz_bf16", "tanh_approx_f16", "tanh_approx_bf16"]
@@ -50,10 +52,12 @@ def main(capdir, edgedir, outdir):
     for op in EXACT:
         rows = []
         for inputs, data, stride, low in [*captures(capdir, op), *edges(edgedir, op)]:
-            if low or (stride == 1 and len(data) > 4096):  # another low word; a dense capture
+            if low:  # another low word
                 continue
             if stride > 1:  # sparse: every 16th
                 inputs, data = inputs[::16], data[::16]
+            elif len(data) > 4096:  # a dense capture (a binade): 256 inputs spread over it
+                inputs, data = inputs[::len(data) // 256], data[::len(data) // 256]
             if op.endswith("_f64"):
                 inputs = inputs << np.uint64(32)
                 rows.append(np.stack([inputs, data.astype(np.uint64)], 1))

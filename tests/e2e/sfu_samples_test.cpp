@@ -1,7 +1,7 @@
 // The CPU backend's special-function unit against results recorded on an H200 (tests/data/sfu,
 // made by scripts/approx/samples.py from measure.sh's and edges.sh's captures): each `.approx`
 // instruction the emulator reproduces, run by the real binary in a PTX kernel over every 16th of
-// the sparse inputs and the edge cases (zeros, subnormals, the normal range's ends, infinities,
+// the sparse inputs, 256 inputs of each binade the tables come from, and the edge cases (zeros, subnormals, the normal range's ends, infinities,
 // NaN payloads, huge arguments), must give the GPU's bits. The full check, every input on a GPU,
 // is scripts/approx/verify.sh (docs/sfu.md).
 #include <gtest/gtest.h>
@@ -40,6 +40,9 @@ const Case kCases[] = {
     {"sin_approx_ftz_f32", "sin.approx.ftz.f32", Kind::f32},
     {"cos_approx_f32", "cos.approx.f32", Kind::f32},
     {"cos_approx_ftz_f32", "cos.approx.ftz.f32", Kind::f32},
+    {"lg2_approx_f32", "lg2.approx.f32", Kind::f32},
+    {"lg2_approx_ftz_f32", "lg2.approx.ftz.f32", Kind::f32},
+    {"tanh_approx_f32", "tanh.approx.f32", Kind::f32},
     {"rcp_approx_ftz_f64", "rcp.approx.ftz.f64", Kind::f64},
     {"rsqrt_approx_f64", "rsqrt.approx.f64", Kind::f64},
     {"rsqrt_approx_ftz_f64", "rsqrt.approx.ftz.f64", Kind::f64},

@@ -140,7 +140,7 @@ private:
 };
 
 struct Tables {
-  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h, sin;
+  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h, sin, lg2, lg2_half, tanh;
   std::vector<std::uint16_t> ex2_f16, ex2_bf16, tanh_f16, tanh_bf16;
 };
 
@@ -162,6 +162,9 @@ template <class Source> Tables make_tables(Source&& bytes_of) {
   t.rcp64h = KeyTable("rcp64h.sfu", bytes_of("rcp64h.sfu"));
   t.rsq64h = KeyTable("rsq64h.sfu", bytes_of("rsq64h.sfu"));
   t.sin = KeyTable("sin.sfu", bytes_of("sin.sfu"));
+  t.lg2 = KeyTable("lg2.sfu", bytes_of("lg2.sfu"));
+  t.lg2_half = KeyTable("lg2_half.sfu", bytes_of("lg2_half.sfu"));
+  t.tanh = KeyTable("tanh.sfu", bytes_of("tanh.sfu"));
   t.ex2_f16 = whole_table("ex2_f16.t16", bytes_of("ex2_f16.t16"));
   t.ex2_bf16 = whole_table("ex2_bf16.t16", bytes_of("ex2_bf16.t16"));
   t.tanh_f16 = whole_table("tanh_f16.t16", bytes_of("tanh_f16.t16"));
@@ -292,6 +295,57 @@ std::uint32_t ex2(std::uint32_t x) noexcept {
     return 0;
   // The table holds 2^(1 + frac), in [2, 4).
   return rescale(0, tables().ex2(frac), static_cast<int>(n) - 1);
+}
+
+std::uint32_t lg2(std::uint32_t x) noexcept {
+  if (is_nan(x))
+    return kNaN;
+  const Parts p = parts(x);
+  if (is_zero_or_subnormal(x))
+    return kSign | kInf;
+  if (p.sign)
+    return kNaN;
+  if (p.exp == 128)
+    return kInf;
+  // x = 2^e (1 + m). The table holds T(m), the result on [1, 2): a 36-bit fixed-point value
+  // truncated to f32 (its bits below the f32's are gone). e >= 0 gives e + T truncated, e <= -2
+  // -(|e| - 1 + ~T) with ~T the one's complement of T's 36-bit fraction, also truncated — the
+  // bits T lost never reach those results. [0.5, 1), whose results keep them, has its own table.
+  if (p.exp == -1)
+    return kSign | tables().lg2_half(p.mant);
+  constexpr int kFrac = 36;
+  constexpr std::int64_t kOne = std::int64_t{1} << kFrac;
+  const auto t = static_cast<std::int64_t>(
+      std::ldexp(static_cast<double>(std::bit_cast<float>(tables().lg2(p.mant))), kFrac));
+  if (p.exp >= 0)
+    return fixed_to_f32(std::int64_t{p.exp} * kOne + t, kFrac);
+  return kSign | fixed_to_f32(std::int64_t{-p.exp - 1} * kOne + (kOne - 1 - t), kFrac);
+}
+
+namespace {
+
+/// MUFU.TANH's key: within the binade [2^e, 2^(e+1)) (e from -8 to 2) the unit keeps the top
+/// kTanhBits[e + 8] bits of the mantissa; the binades' keys follow one another in the table.
+constexpr int kTanhBits[] = {17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 22};
+
+std::uint32_t tanh_key(const Parts& p) noexcept {
+  std::uint32_t base = 0;
+  for (int b = 0; b < p.exp + 8; ++b)
+    base += 1u << kTanhBits[b];
+  return base + (p.mant >> (23 - kTanhBits[p.exp + 8]));
+}
+
+} // namespace
+
+std::uint32_t tanh(std::uint32_t x) noexcept {
+  if (is_nan(x))
+    return kNaN;
+  const Parts p = parts(x);
+  if (p.exp < -8) // zeros and subnormals included: x itself
+    return x;
+  if (p.exp >= 3) // infinity included
+    return p.sign | 0x3f800000u;
+  return p.sign | tables().tanh(tanh_key(p));
 }
 
 std::uint32_t rcp64h(std::uint32_t hi) noexcept {

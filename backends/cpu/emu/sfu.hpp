@@ -17,6 +17,8 @@ namespace gpurun::emu::sfu {
 [[nodiscard]] std::uint32_t rsq(std::uint32_t x) noexcept;  ///< MUFU.RSQ (f32)
 [[nodiscard]] std::uint32_t sqrt(std::uint32_t x) noexcept; ///< MUFU.SQRT (f32)
 [[nodiscard]] std::uint32_t ex2(std::uint32_t x) noexcept;  ///< MUFU.EX2 (f32)
+[[nodiscard]] std::uint32_t lg2(std::uint32_t x) noexcept;  ///< MUFU.LG2 (f32)
+[[nodiscard]] std::uint32_t tanh(std::uint32_t x) noexcept; ///< MUFU.TANH (f32)
 /// MUFU.SIN / MUFU.COS of an argument in revolutions (what ptxas multiplies x by 1/2π for).
 [[nodiscard]] std::uint32_t sin(std::uint32_t t) noexcept;
 [[nodiscard]] std::uint32_t cos(std::uint32_t t) noexcept;

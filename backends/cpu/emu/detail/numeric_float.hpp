@@ -375,17 +375,9 @@ template <class F> inline bool testp(FpClass c, F a) noexcept {
 // ---------------------------------------------------------------------------------------------
 // .approx / .full: what ptxas makes of them on sm_90 — one operation of the special-function unit
 // (sfu.hpp, bit for bit with the GPU) between exact scalings that keep subnormal arguments and
-// results out of its flushing range. lg2, sin, cos and tanh (f32) are not reproduced yet: they
-// are the host's double-precision result rounded once (docs/sfu.md).
+// results out of its flushing range.
 
 namespace detail {
-[[nodiscard]] inline float approx_result(double exact, bool ftz) noexcept {
-  if (std::isnan(exact)) {
-    return f32_from_bits(canonical_nan_f32);
-  }
-  const auto r = static_cast<float>(exact);
-  return ftz ? flush(r) : r;
-}
 [[nodiscard]] inline float mufu(std::uint32_t (*op)(std::uint32_t) noexcept, float a) noexcept {
   return f32_from_bits(op(bits_of(a)));
 }
@@ -474,7 +466,13 @@ inline float ex2_approx(float a, bool ftz) noexcept {
   return small ? detail::fmul_rn(r, r, false) : r;
 }
 inline float lg2_approx(float a, bool ftz) noexcept {
-  return detail::approx_result(std::log2(static_cast<double>(detail::ftz_in(a, ftz))), ftz);
+  if (ftz) {
+    return detail::mufu(sfu::lg2, a);
+  }
+  // A subnormal argument is scaled up by 2^24 and 24 taken off the result.
+  const bool small = detail::below_normal(a);
+  const float r = detail::mufu(sfu::lg2, small ? detail::fmul_rn(a, 0x1p24f, false) : a);
+  return small ? add(r, -24.0f, FpMode{Round::rn, false, false}) : r;
 }
 // ptxas: FMUL.RZ by 1/2π rounded to f32, then MUFU.SIN / MUFU.COS of the revolutions.
 inline float sin_approx(float a, bool ftz) noexcept {
@@ -484,7 +482,7 @@ inline float cos_approx(float a, bool ftz) noexcept {
   return detail::mufu(sfu::cos, mul(a, 0x1.45f306p-3f, FpMode{Round::rz, ftz, false}));
 }
 inline float tanh_approx(float a) noexcept {
-  return detail::approx_result(std::tanh(static_cast<double>(a)), false);
+  return detail::mufu(sfu::tanh, a);
 }
 inline float div_approx(float a, float b, bool ftz) noexcept {
   if (ftz) {

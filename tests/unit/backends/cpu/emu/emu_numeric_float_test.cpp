@@ -333,6 +333,27 @@ TEST(NumericFloat, ApproxSpecialValues) {
   EXPECT_EQ(rsqrt_approx(16.0), 0.25);
 }
 
+// Results the H200 gives (scripts/approx; every input of both instructions checked there).
+TEST(NumericFloat, Lg2AndTanhAsTheGpu) {
+  EXPECT_EQ(lg2_approx(0x1p100f, true), 100.0f);
+  // Below 1/2 the fraction is complemented: log2(1/4) is the largest f32 below -2.
+  EXPECT_EQ(lg2_approx(0.25f, true), -0x1.fffffep+0f);
+  EXPECT_EQ(lg2_approx(0.5f, true), -0x1.fffffcp-1f);
+  EXPECT_EQ(lg2_approx(1.0f - 0x1p-24f, true), -0x1.968p-27f); // [1/2, 1) keeps T's low bits
+  EXPECT_EQ(lg2_approx(0x1p-130f, false), -130.0f);              // subnormal: scaled by 2^24
+  EXPECT_EQ(lg2_approx(0x1p-130f, true), -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(tanh_approx(0x1p-9f), 0x1p-9f); // below 2^-8: x itself
+  EXPECT_EQ(bits_of(tanh_approx(f32_from_bits(0x00000123))), 0x00000123u);
+  EXPECT_EQ(tanh_approx(1.0f), 0x1.85f09p-1f);
+  EXPECT_EQ(tanh_approx(-1.0f), -0x1.85f09p-1f);
+  EXPECT_EQ(tanh_approx(0x1.ff5c28p+2f), 0x1.fffff6p-1f);
+  EXPECT_EQ(tanh_approx(8.0f), 1.0f);
+  // On [1, 2) the unit keeps 20 mantissa bits: the 8 inputs that share them share the result.
+  for (std::uint32_t i = 1; i < 8; ++i)
+    EXPECT_EQ(tanh_approx(f32_from_bits(0x3fa34560u + i)), tanh_approx(f32_from_bits(0x3fa34560u)));
+  EXPECT_NE(tanh_approx(f32_from_bits(0x3fa34568u)), tanh_approx(f32_from_bits(0x3fa34560u)));
+}
+
 TEST(NumericFloat, ApproxWithinDocumentedError) {
   std::mt19937 rng(99);
   std::uniform_real_distribution<float> dist(-20.0f, 20.0f);
@@ -349,9 +370,15 @@ TEST(NumericFloat, ApproxWithinDocumentedError) {
               std::exp2(-20.5L));
     ASSERT_LE(std::fabs(cos_approx(a, false) - std::cos(static_cast<long double>(a))),
               std::exp2(-20.5L));
-    ASSERT_LE(rel(tanh_approx(x), std::tanh(static_cast<long double>(x))), bound);
+    // tanh: relative 2^-10.987; lg2: absolute 2^-22 on (0.5, 2), relative 2^-22 elsewhere.
+    ASSERT_LE(rel(tanh_approx(x), std::tanh(static_cast<long double>(x))), std::exp2(-10.987L));
+    ASSERT_LE(rel(tanh_approx(a), std::tanh(static_cast<long double>(a))), std::exp2(-10.987L));
     const float y = std::fabs(x) + 0.5f;
-    ASSERT_LE(rel(lg2_approx(y, false), std::log2(static_cast<long double>(y))), bound);
+    const long double lg2 = std::log2(static_cast<long double>(y));
+    if (y < 2.0f)
+      ASSERT_LE(std::fabs(lg2_approx(y, false) - lg2), bound);
+    else
+      ASSERT_LE(rel(lg2_approx(y, false), lg2), bound);
     ASSERT_LE(rel(rsqrt_approx(y, false), 1.0L / std::sqrt(static_cast<long double>(y))), bound);
     ASSERT_LE(rel(div_approx(x, y, false), static_cast<long double>(x) / y), bound);
   }
