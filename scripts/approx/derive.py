@@ -21,7 +21,8 @@ Table format (little-endian), `.sfu`: b"GSFU", u32 version (1 or 2), u32 key_bit
 u32 ncoef, in version 2 u32 frac_bits, f64 coef[2^seg_bits][ncoef], u32 exceptions, then per
 exception varint(key - previous key) and varint(zigzag(correction)). Version 1 models the result's
 bits; version 2 a fixed-point value with frac_bits fraction bits whose truncation to f32 gives the
-result, the correction applying to those bits. `.t16`: the 65536 results, u16 each.
+result, the correction applying to those bits. Version 3 (tanh) is the unit's own interpolation,
+exact without exceptions (write_tanh). `.t16`: the 65536 results, u16 each.
 """
 import glob, os, struct, sys
 
@@ -135,26 +136,75 @@ def sin_quadrant(capdir):
     return quadrant
 
 
-# MUFU.TANH keeps the top TANH_BITS[b] bits of the mantissa of x in the binade [2^(b-8), 2^(b-7));
-# below 2^-8 the result is x, from 8 on 1.
-TANH_BITS = [17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 22]
+# MUFU.TANH on |x| in the binade [2^(b-8), 2^(b-7)), b = 0..10 (below, the result is x; from 8 on,
+# 1): the unit keeps the top TANH_BITS[b] bits of the mantissa, K; its top bits pick a segment, the
+# low TANH_OFFSET_BITS the offset X, and the result is F * 2^-frac_bits truncated to f32 with
+#     F = c0 + floor((c1 * X * 2^17 + c2 * SQ(X)) / 2^34)
+# integers c0, c1, c2 per segment and SQ the square of X as a truncated multiplier makes it: only
+# the partial products of weight 2^19 and above (docs/sfu.md).
+TANH_BITS = [17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 20]
+TANH_OFFSET_BITS, TANH_SQUARE_WEIGHT = 17, 19
 
 
-def tanh_keys(capdir):
-    """MUFU.TANH over its keys: the binades' keys one after another (sfu.cpp's tanh_key), from
-    the dense captures of each binade; the rest of the 2^24 keys repeat the last result."""
-    ys = np.zeros(1 << 24, dtype=np.int64)
-    at = 0
+def truncated_square(x, bits=TANH_OFFSET_BITS, weight=TANH_SQUARE_WEIGHT):
+    """x^2 (x below 2^bits) from the partial products b_i b_j 2^(i+j) of weight >= 2^weight."""
+    sq = np.zeros(len(x), dtype=np.int64)
+    for i in range(bits):
+        bi = (x >> i) & 1
+        if 2 * i >= weight:
+            sq += bi << (2 * i)
+        for j in range(i + 1, bits):
+            if i + j + 1 >= weight:
+                sq += (bi & (x >> j) & 1) << (i + j + 1)
+    return sq
+
+
+def write_tanh(path, capdir):
+    """Fits each segment's (c0, c1, c2) by least squares to the middle of the interval of F that
+    truncates to the GPU's result, rounds them to integers (searching nearby where rounding is off)
+    and checks every captured input. Format (little-endian): b"GSFU", u32 version 3, u32 binades,
+    u32 offset bits, u32 square weight, per binade u8 key bits and u8 frac_bits, then i32 c0, c1,
+    c2 per segment, the binades' segments one after another."""
+    x = np.arange(1 << TANH_OFFSET_BITS, dtype=np.int64)
+    sq = truncated_square(x)
+    A = np.stack([np.ones(len(x)), x / 2.0**17, sq / 2.0**34], 1)
+    header, coefs = bytearray(), bytearray()
     for b, bits in enumerate(TANH_BITS):
         lo = (119 + b) << 23
-        r = load(capdir, f"tanh_approx_f32@0x{lo:08x}-0x{lo + (1 << 23):08x}-1.bin", np.uint32)
-        groups = r.astype(np.int64).reshape(1 << bits, -1)
+        r = load(capdir, f"tanh_approx_f32@0x{lo:08x}-0x{lo + (1 << 23):08x}-1.bin", np.uint32).astype(np.int64)
+        groups = r.reshape(1 << bits, -1)
         if np.any(groups != groups[:, :1]):
             sys.exit(f"derive.py: tanh's results on [2^{b - 8}, 2^{b - 7}) depend on more than {bits} mantissa bits")
-        ys[at:at + (1 << bits)] = groups[:, 0]
-        at += 1 << bits
-    ys[at:] = ys[at - 1]
-    return ys
+        y = groups[:, 0]
+        frac_bits = 23 - int((y.min() >> 23) - 127)
+        shift = frac_bits + (y >> 23) - 127 - 23  # F = mantissa << shift truncates to y
+        mant = (y & 0x7FFFFF) | (1 << 23)
+        f_lo, f_hi = mant << shift, (mant + 1) << shift
+        header += struct.pack("<BB", bits, frac_bits)
+        for seg in range(1 << (bits - TANH_OFFSET_BITS)):
+            keys = slice(seg << TANH_OFFSET_BITS, (seg + 1) << TANH_OFFSET_BITS)
+            fit, *_ = np.linalg.lstsq(A, (f_lo[keys] + f_hi[keys]) / 2.0, rcond=None)
+            c = [int(round(v)) for v in fit]
+
+            def misses(c0, c1, c2):
+                F = c0 + ((c1 * (x << 17) + c2 * sq) >> 34)
+                return int(np.sum((F < f_lo[keys]) | (F >= f_hi[keys])))
+
+            best = (misses(*c), c)
+            for d0 in range(-2, 3):
+                for d1 in range(-64, 65):
+                    for d2 in range(-32, 33):
+                        if best[0] == 0:
+                            break
+                        t = [c[0] + d0, c[1] + d1, c[2] + d2]
+                        best = min(best, (misses(*t), t))
+            if best[0]:
+                sys.exit(f"derive.py: tanh on [2^{b - 8}, 2^{b - 7}) segment {seg}: no integer coefficients give every result")
+            coefs += struct.pack("<iii", *best[1])
+    blob = b"GSFU" + struct.pack("<IIII", 3, len(TANH_BITS), TANH_OFFSET_BITS, TANH_SQUARE_WEIGHT) + header + coefs
+    with open(path, "wb") as f:
+        f.write(blob)
+    print(f"{os.path.basename(path)}: {len(coefs) // 12} segments, {len(blob)} bytes")
 
 
 def main(capdir, outdir):
@@ -178,7 +228,7 @@ def main(capdir, outdir):
     write_sfu(os.path.join(outdir, "lg2.sfu"), load(capdir, "lg2_approx_ftz_f32@0x3f800000-0x40000000-1.bin", u32), 23, 36)
     write_sfu(os.path.join(outdir, "lg2_half.sfu"),
               load(capdir, "lg2_approx_ftz_f32@0x3f000000-0x3f800000-1.bin", u32) & u32(0x7FFFFFFF), 23, 36)
-    write_sfu(os.path.join(outdir, "tanh.sfu"), tanh_keys(capdir), 24, 36, 14)
+    write_tanh(os.path.join(outdir, "tanh.sfu"), capdir)
     for op, name in [("ex2_approx_f16", "ex2_f16"), ("ex2_approx_ftz_bf16", "ex2_bf16"),
                      ("tanh_approx_f16", "tanh_f16"), ("tanh_approx_bf16", "tanh_bf16")]:
         t = load(capdir, f"{op}@0-0x10000-1.bin", np.uint16)

@@ -39,6 +39,58 @@ std::uint32_t fixed_to_f32(std::int64_t u, int frac_bits) {
   return static_cast<std::uint32_t>(exp) << 23 | static_cast<std::uint32_t>(mant & 0x7fffff);
 }
 
+/// Reads a table's little-endian fields; every error names the table.
+class TableReader {
+public:
+  TableReader(std::string_view name, std::string_view bytes) : m_name(name), m_bytes(bytes) {}
+
+  [[nodiscard]] Error bad(const char* what) const {
+    return Error(ExitCode::device, "special-function table " + std::string(m_name) + ": " + what);
+  }
+  /// Checks the magic and returns the version.
+  std::uint32_t header() {
+    if (m_bytes.substr(0, 4) != "GSFU")
+      throw bad("not a GSFU table");
+    m_pos = 4;
+    return u32();
+  }
+  template <class T> T read() {
+    if (m_pos + sizeof(T) > m_bytes.size())
+      throw bad("truncated");
+    T v;
+    std::memcpy(&v, m_bytes.data() + m_pos, sizeof(T));
+    m_pos += sizeof(T);
+    return v;
+  }
+  std::uint32_t u32() { return read<std::uint32_t>(); }
+  std::uint64_t varint() {
+    std::uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      const auto byte = read<unsigned char>();
+      v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        return v;
+    }
+    throw bad("bad varint");
+  }
+  void doubles(std::vector<double>& out, std::size_t n) {
+    if (m_pos + n * 8 > m_bytes.size())
+      throw bad("truncated");
+    out.resize(n);
+    std::memcpy(out.data(), m_bytes.data() + m_pos, n * 8);
+    m_pos += n * 8;
+  }
+  void end() const {
+    if (m_pos != m_bytes.size())
+      throw bad("trailing bytes");
+  }
+
+private:
+  std::string_view m_name;
+  std::string_view m_bytes;
+  std::size_t m_pos = 0;
+};
+
 /// One f32/f64 function over its key: per segment of the key's top bits, the model
 /// floor(c0 + sum of c[1+i] over the offset's set bits i + cq * t^2) with t = offset / 2^bits,
 /// evaluated in this order in IEEE double (the derivation evaluates it the same way; this file
@@ -69,66 +121,33 @@ public:
   }
 
 private:
-  void parse(std::string_view name, std::string_view b) {
-    std::size_t pos = 0;
-    auto bad = [&](const char* what) {
-      return Error(ExitCode::device,
-                   "special-function table " + std::string(name) + ": " + what);
-    };
-    auto u32 = [&] {
-      if (pos + 4 > b.size())
-        throw bad("truncated");
-      std::uint32_t v;
-      std::memcpy(&v, b.data() + pos, 4);
-      pos += 4;
-      return v;
-    };
-    auto varint = [&] {
-      std::uint64_t v = 0;
-      for (int shift = 0; shift < 64; shift += 7) {
-        if (pos >= b.size())
-          throw bad("truncated");
-        const auto byte = static_cast<unsigned char>(b[pos++]);
-        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-          return v;
-      }
-      throw bad("bad varint");
-    };
-    if (b.substr(0, 4) != "GSFU")
-      throw bad("not a GSFU table");
-    pos = 4;
-    const std::uint32_t version = u32();
+  void parse(std::string_view name, std::string_view bytes) {
+    TableReader in(name, bytes);
+    const std::uint32_t version = in.header();
     if (version != 1 && version != 2)
-      throw bad("unknown version");
-    const std::uint32_t key_bits = u32(), seg_bits = u32(), ncoef = u32();
-    const std::uint32_t frac_bits = version == 2 ? u32() : 0;
+      throw in.bad("unknown version");
+    const std::uint32_t key_bits = in.u32(), seg_bits = in.u32(), ncoef = in.u32();
+    const std::uint32_t frac_bits = version == 2 ? in.u32() : 0;
     if (frac_bits > 52)
-      throw bad("bad fixed point");
+      throw in.bad("bad fixed point");
     m_frac_bits = static_cast<int>(frac_bits);
     if (key_bits > 32 || seg_bits > key_bits || key_bits - seg_bits > 30 ||
         ncoef != key_bits - seg_bits + 2)
-      throw bad("bad shape");
+      throw in.bad("bad shape");
     m_offset_bits = static_cast<int>(key_bits - seg_bits);
     m_ncoef = ncoef;
-    const std::size_t n = (std::size_t{1} << seg_bits) * ncoef;
-    if (pos + n * 8 > b.size())
-      throw bad("truncated");
-    m_coef.resize(n);
-    std::memcpy(m_coef.data(), b.data() + pos, n * 8);
-    pos += n * 8;
-    const std::uint32_t count = u32();
+    in.doubles(m_coef, (std::size_t{1} << seg_bits) * ncoef);
+    const std::uint32_t count = in.u32();
     m_keys.reserve(count);
     m_corrections.reserve(count);
     std::uint64_t key = 0;
     for (std::uint32_t i = 0; i < count; ++i) {
-      key += varint();
-      const std::uint64_t z = varint();
+      key += in.varint();
+      const std::uint64_t z = in.varint();
       m_keys.push_back(static_cast<std::uint32_t>(key));
       m_corrections.push_back(static_cast<std::int32_t>((z >> 1) ^ (~(z & 1) + 1)));
     }
-    if (pos != b.size())
-      throw bad("trailing bytes");
+    in.end();
   }
 
   int m_offset_bits = 0;
@@ -139,8 +158,75 @@ private:
   std::vector<std::int32_t> m_corrections;
 };
 
+/// MUFU.TANH on |x| in [2^-8, 8): per binade (b = exponent + 8) the unit keeps the top
+/// `key_bits[b]` bits of the mantissa, K; K's top bits pick a segment, its low `m_offset_bits` are
+/// the offset X, and the result is F * 2^-frac_bits[b] truncated to f32 with
+/// F = c0 + floor((c1 * X * 2^17 + c2 * SQ) / 2^34), SQ the square of X from the partial products
+/// of weight 2^m_square_weight and up (a truncated multiplier's). Exact in int64.
+class TanhTable {
+public:
+  static constexpr int kBinades = 11;
+
+  TanhTable() = default;
+  TanhTable(std::string_view name, std::string_view bytes) {
+    TableReader in(name, bytes);
+    if (in.header() != 3 || in.u32() != kBinades)
+      throw in.bad("not a version-3 table of 11 binades");
+    m_offset_bits = static_cast<int>(in.u32());
+    m_square_weight = static_cast<int>(in.u32());
+    if (m_offset_bits < 1 || m_offset_bits > 23 || m_square_weight > 2 * m_offset_bits)
+      throw in.bad("bad shape");
+    std::size_t segments = 0;
+    for (int b = 0; b < kBinades; ++b) {
+      m_key_bits[b] = in.read<std::uint8_t>();
+      m_frac_bits[b] = in.read<std::uint8_t>();
+      if (m_key_bits[b] < m_offset_bits || m_key_bits[b] > 23 || m_frac_bits[b] > 62)
+        throw in.bad("bad shape");
+      m_first[b] = segments;
+      segments += std::size_t{1} << (m_key_bits[b] - m_offset_bits);
+    }
+    m_coef.resize(segments);
+    for (auto& c : m_coef)
+      for (auto& v : c)
+        v = in.read<std::int32_t>();
+    in.end();
+  }
+
+  /// The result's magnitude for |x| = 2^(b - 8) * (1 + mant / 2^23).
+  [[nodiscard]] std::uint32_t operator()(int b, std::uint32_t mant) const noexcept {
+    const std::uint32_t k = mant >> (23 - m_key_bits[b]);
+    const auto& c = m_coef[m_first[b] + (k >> m_offset_bits)];
+    const std::uint64_t x = k & ((1u << m_offset_bits) - 1);
+    const std::int64_t num = std::int64_t{c[1]} * static_cast<std::int64_t>(x << 17) +
+                             std::int64_t{c[2]} * static_cast<std::int64_t>(square(x));
+    return fixed_to_f32(std::int64_t{c[0]} + (num >> 34), m_frac_bits[b]);
+  }
+
+private:
+  /// x^2 from the partial products x_i x_j 2^(i+j) of weight 2^m_square_weight and up: for each
+  /// set bit i, its own square and the cross terms 2 x_i x_j 2^(i+j) with j > i.
+  [[nodiscard]] std::uint64_t square(std::uint64_t x) const noexcept {
+    std::uint64_t s = 0;
+    for (std::uint64_t bits = x; bits != 0; bits &= bits - 1) {
+      const int i = std::countr_zero(bits);
+      if (2 * i >= m_square_weight)
+        s += std::uint64_t{1} << (2 * i);
+      const int j0 = std::max(i + 1, m_square_weight - i - 1); // i + j + 1 >= weight
+      s += (x >> j0 << j0) << (i + 1);
+    }
+    return s;
+  }
+
+  int m_offset_bits = 0;
+  int m_square_weight = 0;
+  std::array<int, kBinades> m_key_bits{}, m_frac_bits{};
+  std::array<std::size_t, kBinades> m_first{};
+  std::vector<std::array<std::int32_t, 3>> m_coef;
+};
+
 struct Tables {
-  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h, sin, lg2, lg2_half, tanh;
+  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h, sin, lg2, lg2_half;
+  TanhTable tanh;
   std::vector<std::uint16_t> ex2_f16, ex2_bf16, tanh_f16, tanh_bf16;
 };
 
@@ -164,7 +250,7 @@ template <class Source> Tables make_tables(Source&& bytes_of) {
   t.sin = KeyTable("sin.sfu", bytes_of("sin.sfu"));
   t.lg2 = KeyTable("lg2.sfu", bytes_of("lg2.sfu"));
   t.lg2_half = KeyTable("lg2_half.sfu", bytes_of("lg2_half.sfu"));
-  t.tanh = KeyTable("tanh.sfu", bytes_of("tanh.sfu"));
+  t.tanh = TanhTable("tanh.sfu", bytes_of("tanh.sfu"));
   t.ex2_f16 = whole_table("ex2_f16.t16", bytes_of("ex2_f16.t16"));
   t.ex2_bf16 = whole_table("ex2_bf16.t16", bytes_of("ex2_bf16.t16"));
   t.tanh_f16 = whole_table("tanh_f16.t16", bytes_of("tanh_f16.t16"));
@@ -322,21 +408,6 @@ std::uint32_t lg2(std::uint32_t x) noexcept {
   return kSign | fixed_to_f32(std::int64_t{-p.exp - 1} * kOne + (kOne - 1 - t), kFrac);
 }
 
-namespace {
-
-/// MUFU.TANH's key: within the binade [2^e, 2^(e+1)) (e from -8 to 2) the unit keeps the top
-/// kTanhBits[e + 8] bits of the mantissa; the binades' keys follow one another in the table.
-constexpr int kTanhBits[] = {17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 22};
-
-std::uint32_t tanh_key(const Parts& p) noexcept {
-  std::uint32_t base = 0;
-  for (int b = 0; b < p.exp + 8; ++b)
-    base += 1u << kTanhBits[b];
-  return base + (p.mant >> (23 - kTanhBits[p.exp + 8]));
-}
-
-} // namespace
-
 std::uint32_t tanh(std::uint32_t x) noexcept {
   if (is_nan(x))
     return kNaN;
@@ -345,7 +416,7 @@ std::uint32_t tanh(std::uint32_t x) noexcept {
     return x;
   if (p.exp >= 3) // infinity included
     return p.sign | 0x3f800000u;
-  return p.sign | tables().tanh(tanh_key(p));
+  return p.sign | tables().tanh(p.exp + 8, p.mant);
 }
 
 std::uint32_t rcp64h(std::uint32_t hi) noexcept {
