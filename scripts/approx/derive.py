@@ -21,8 +21,8 @@ Table format (little-endian), `.sfu`: b"GSFU", u32 version (1 or 2), u32 key_bit
 u32 ncoef, in version 2 u32 frac_bits, f64 coef[2^seg_bits][ncoef], u32 exceptions, then per
 exception varint(key - previous key) and varint(zigzag(correction)). Version 1 models the result's
 bits; version 2 a fixed-point value with frac_bits fraction bits whose truncation to f32 gives the
-result, the correction applying to those bits. Version 3 (tanh) is the unit's own interpolation,
-exact without exceptions (write_tanh). `.t16`: the 65536 results, u16 each.
+result, the correction applying to those bits. Version 3 (lg2, tanh) is the unit's own
+interpolation, exact without exceptions (write_poly). `.t16`: the 65536 results, u16 each.
 """
 import glob, os, struct, sys
 
@@ -136,18 +136,19 @@ def sin_quadrant(capdir):
     return quadrant
 
 
-# MUFU.TANH on |x| in the binade [2^(b-8), 2^(b-7)), b = 0..10 (below, the result is x; from 8 on,
-# 1): the unit keeps the top TANH_BITS[b] bits of the mantissa, K; its top bits pick a segment, the
-# low TANH_OFFSET_BITS the offset X, and the result is F * 2^-frac_bits truncated to f32 with
-#     F = c0 + floor((c1 * X * 2^17 + c2 * SQ(X)) / 2^34)
-# integers c0, c1, c2 per segment and SQ the square of X as a truncated multiplier makes it: only
-# the partial products of weight 2^19 and above (docs/sfu.md).
+# The unit's own interpolation, found for MUFU.TANH and MUFU.LG2 (docs/sfu.md): the key (the top
+# key_bits of the mantissa) splits into a segment and an offset X of OFFSET_BITS bits, and
+#     V = (c0 + c1 * X + c2 * S) >> guard_bits,  S = the square of X from the partial products
+#                                                    of weight 2^SQUARE_WEIGHT and up, >> that weight
+# with integers c0, c1, c2 per segment: V is the result in fixed point (frac_bits fraction bits).
+OFFSET_BITS, SQUARE_WEIGHT = 17, 19
+# MUFU.TANH: the key bits of each binade [2^(b-8), 2^(b-7)), b = 0..10 (below, x; from 8 on, 1).
 TANH_BITS = [17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 20]
-TANH_OFFSET_BITS, TANH_SQUARE_WEIGHT = 17, 19
 
 
-def truncated_square(x, bits=TANH_OFFSET_BITS, weight=TANH_SQUARE_WEIGHT):
-    """x^2 (x below 2^bits) from the partial products b_i b_j 2^(i+j) of weight >= 2^weight."""
+def truncated_square(x, bits=OFFSET_BITS, weight=SQUARE_WEIGHT):
+    """x^2 (x below 2^bits) from the partial products b_i b_j 2^(i+j) of weight >= 2^weight, divided
+    by 2^weight (exact: nothing below it is kept)."""
     sq = np.zeros(len(x), dtype=np.int64)
     for i in range(bits):
         bi = (x >> i) & 1
@@ -156,19 +157,31 @@ def truncated_square(x, bits=TANH_OFFSET_BITS, weight=TANH_SQUARE_WEIGHT):
         for j in range(i + 1, bits):
             if i + j + 1 >= weight:
                 sq += (bi & (x >> j) & 1) << (i + j + 1)
-    return sq
+    return sq >> weight
+
+
+def write_poly(path, pieces, guard_bits, coefs):
+    """Format (little-endian): b"GSFU", u32 version 3, u32 pieces, u32 offset bits, u32 square
+    weight, u32 guard bits, per piece u8 key bits and u8 frac_bits, then per segment i64 c0, i32 c1,
+    i32 c2, the pieces' segments one after another."""
+    blob = bytearray(b"GSFU" + struct.pack("<IIIII", 3, len(pieces), OFFSET_BITS, SQUARE_WEIGHT, guard_bits))
+    for key_bits, frac_bits in pieces:
+        blob += struct.pack("<BB", key_bits, frac_bits)
+    for c in coefs:
+        blob += struct.pack("<qii", *c)
+    with open(path, "wb") as f:
+        f.write(blob)
+    print(f"{os.path.basename(path)}: {len(coefs)} segments, {len(blob)} bytes")
 
 
 def write_tanh(path, capdir):
-    """Fits each segment's (c0, c1, c2) by least squares to the middle of the interval of F that
-    truncates to the GPU's result, rounds them to integers (searching nearby where rounding is off)
-    and checks every captured input. Format (little-endian): b"GSFU", u32 version 3, u32 binades,
-    u32 offset bits, u32 square weight, per binade u8 key bits and u8 frac_bits, then i32 c0, c1,
-    c2 per segment, the binades' segments one after another."""
-    x = np.arange(1 << TANH_OFFSET_BITS, dtype=np.int64)
-    sq = truncated_square(x)
+    """Fits each segment of each binade by least squares to the middle of the interval of F that
+    truncates to the GPU's result, with F = c0 + floor((c1 * X + c2 * 4S) / 2^17) (c0 an integer),
+    rounds to integers (searching nearby where rounding is off) and checks every key."""
+    x = np.arange(1 << OFFSET_BITS, dtype=np.int64)
+    sq = truncated_square(x) << SQUARE_WEIGHT
     A = np.stack([np.ones(len(x)), x / 2.0**17, sq / 2.0**34], 1)
-    header, coefs = bytearray(), bytearray()
+    pieces, coefs = [], []
     for b, bits in enumerate(TANH_BITS):
         lo = (119 + b) << 23
         r = load(capdir, f"tanh_approx_f32@0x{lo:08x}-0x{lo + (1 << 23):08x}-1.bin", np.uint32).astype(np.int64)
@@ -180,9 +193,9 @@ def write_tanh(path, capdir):
         shift = frac_bits + (y >> 23) - 127 - 23  # F = mantissa << shift truncates to y
         mant = (y & 0x7FFFFF) | (1 << 23)
         f_lo, f_hi = mant << shift, (mant + 1) << shift
-        header += struct.pack("<BB", bits, frac_bits)
-        for seg in range(1 << (bits - TANH_OFFSET_BITS)):
-            keys = slice(seg << TANH_OFFSET_BITS, (seg + 1) << TANH_OFFSET_BITS)
+        pieces.append((bits, frac_bits))
+        for seg in range(1 << (bits - OFFSET_BITS)):
+            keys = slice(seg << OFFSET_BITS, (seg + 1) << OFFSET_BITS)
             fit, *_ = np.linalg.lstsq(A, (f_lo[keys] + f_hi[keys]) / 2.0, rcond=None)
             c = [int(round(v)) for v in fit]
 
@@ -200,11 +213,51 @@ def write_tanh(path, capdir):
                         best = min(best, (misses(*t), t))
             if best[0]:
                 sys.exit(f"derive.py: tanh on [2^{b - 8}, 2^{b - 7}) segment {seg}: no integer coefficients give every result")
-            coefs += struct.pack("<iii", *best[1])
-    blob = b"GSFU" + struct.pack("<IIII", 3, len(TANH_BITS), TANH_OFFSET_BITS, TANH_SQUARE_WEIGHT) + header + coefs
-    with open(path, "wb") as f:
-        f.write(blob)
-    print(f"{os.path.basename(path)}: {len(coefs) // 12} segments, {len(blob)} bytes")
+            c0, c1, c2 = best[1]
+            coefs.append((c0 << 17, c1, 4 * c2))
+    write_poly(path, pieces, 17, coefs)
+
+
+def write_lg2(path, capdir):
+    """MUFU.LG2's 36-bit fixed-point L(m) = log2(1 + m), accumulated with 2 guard bits: the result
+    on [1, 2) is L truncated to f32, the magnitude on [0.5, 1) the one's complement 2^36 - 1 - L
+    truncated (x = 1 gives +0: the exception). Each key's interval of L consistent with both; per
+    segment a weighted least-squares fit, then integers c1, c2 near it and the exact range of c0
+    that keeps every key in its interval (the smallest c0 of it is kept)."""
+    def fixed36(r):
+        return np.round(np.abs(r.view(np.float32).astype(np.float64)) * 2.0**36).astype(np.int64)
+
+    def ulp36(v):  # the f32 ulp, in units of 2^-36, of a value in those units
+        top = np.frexp(np.maximum(v, 1).astype(np.float64))[1].astype(np.int64) - 1
+        return np.left_shift(np.int64(1), np.maximum(top - 23, 0))
+
+    t = fixed36(load(capdir, "lg2_approx_ftz_f32@0x3f800000-0x40000000-1.bin", np.uint32))
+    h = fixed36(load(capdir, "lg2_approx_ftz_f32@0x3f000000-0x3f800000-1.bin", np.uint32))
+    lo = np.maximum(t, 2**36 - h - ulp36(h))
+    hi = np.minimum(t + ulp36(t) - 1, 2**36 - 1 - h)
+    lo[0], hi[0] = 2**36 - h[0] - ulp36(h[0]), 2**36 - 1 - h[0]  # x = 1: +0, not L(0)
+    if np.any(lo > hi):
+        sys.exit("derive.py: lg2's results on [0.5, 1) and [1, 2) disagree")
+    x = np.arange(1 << OFFSET_BITS, dtype=np.int64)
+    sq = truncated_square(x)
+    A = np.stack([np.ones(len(x)), x / 4.0, sq / 4.0], 1)
+    coefs = []
+    for seg in range(1 << (23 - OFFSET_BITS)):
+        keys = slice(seg << OFFSET_BITS, (seg + 1) << OFFSET_BITS)
+        w = 1.0 / (hi[keys] - lo[keys] + 1)
+        fit, *_ = np.linalg.lstsq(A * w[:, None], (lo[keys] + hi[keys] + 1) / 2.0 * w, rcond=None)
+        best = None
+        for d1 in range(-3, 4):
+            for d2 in range(-3, 4):
+                c1, c2 = int(round(fit[1])) + d1, int(round(fit[2])) + d2
+                v = c1 * x + c2 * sq
+                c0_min, c0_max = ((lo[keys] << 2) - v).max(), (((hi[keys] + 1) << 2) - 1 - v).min()
+                if c0_min <= c0_max and (best is None or abs(d1) + abs(d2) < best[0]):
+                    best = (abs(d1) + abs(d2), (int(c0_min), c1, c2))
+        if best is None:
+            sys.exit(f"derive.py: lg2 segment {seg}: no integer coefficients give every result")
+        coefs.append(best[1])
+    write_poly(path, [(23, 36)], 2, coefs)
 
 
 def main(capdir, outdir):
@@ -223,11 +276,8 @@ def main(capdir, outdir):
     write_sfu(os.path.join(outdir, "rsq64h.sfu"), hi(load(capdir, "rsqrt_approx_ftz_f64@0x3ff00000-0x40100000-1.bin", np.uint64)), 21)
     # sin (and cos, a quarter on): the first quadrant's 2^23 keys, in fixed point with 40 bits.
     write_sfu(os.path.join(outdir, "sin.sfu"), sin_quadrant(capdir), 23, 40)
-    # lg2: T(m), the result on [1, 2), a 36-bit fixed-point value truncated to f32, gives every
-    # binade but [0.5, 1), whose results (their magnitudes) carry the bits of T that f32 drops.
-    write_sfu(os.path.join(outdir, "lg2.sfu"), load(capdir, "lg2_approx_ftz_f32@0x3f800000-0x40000000-1.bin", u32), 23, 36)
-    write_sfu(os.path.join(outdir, "lg2_half.sfu"),
-              load(capdir, "lg2_approx_ftz_f32@0x3f000000-0x3f800000-1.bin", u32) & u32(0x7FFFFFFF), 23, 36)
+    # lg2 and tanh: the unit's interpolation, exact.
+    write_lg2(os.path.join(outdir, "lg2.sfu"), capdir)
     write_tanh(os.path.join(outdir, "tanh.sfu"), capdir)
     for op, name in [("ex2_approx_f16", "ex2_f16"), ("ex2_approx_ftz_bf16", "ex2_bf16"),
                      ("tanh_approx_f16", "tanh_f16"), ("tanh_approx_bf16", "tanh_bf16")]:

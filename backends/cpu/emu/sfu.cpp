@@ -158,75 +158,89 @@ private:
   std::vector<std::int32_t> m_corrections;
 };
 
-/// MUFU.TANH on |x| in [2^-8, 8): per binade (b = exponent + 8) the unit keeps the top
-/// `key_bits[b]` bits of the mantissa, K; K's top bits pick a segment, its low `m_offset_bits` are
-/// the offset X, and the result is F * 2^-frac_bits[b] truncated to f32 with
-/// F = c0 + floor((c1 * X * 2^17 + c2 * SQ) / 2^34), SQ the square of X from the partial products
-/// of weight 2^m_square_weight and up (a truncated multiplier's). Exact in int64.
-class TanhTable {
+/// The unit's own interpolation (MUFU.LG2, MUFU.TANH): in each piece (a binade of the argument)
+/// the top `key_bits` bits of the mantissa are the key; its top bits pick a segment and its low
+/// `m_offset_bits` are the offset X; the result in fixed point (`frac_bits` fraction bits) is
+/// (c0 + c1·X + c2·S) >> m_guard_bits with S the square of X as a truncated multiplier makes it,
+/// the partial products of weight 2^m_square_weight and up, over that weight. Exact in int64.
+class PolyTable {
 public:
-  static constexpr int kBinades = 11;
-
-  TanhTable() = default;
-  TanhTable(std::string_view name, std::string_view bytes) {
+  PolyTable() = default;
+  PolyTable(std::string_view name, std::string_view bytes) {
     TableReader in(name, bytes);
-    if (in.header() != 3 || in.u32() != kBinades)
-      throw in.bad("not a version-3 table of 11 binades");
+    if (in.header() != 3)
+      throw in.bad("not a version-3 table");
+    const std::uint32_t pieces = in.u32();
     m_offset_bits = static_cast<int>(in.u32());
     m_square_weight = static_cast<int>(in.u32());
-    if (m_offset_bits < 1 || m_offset_bits > 23 || m_square_weight > 2 * m_offset_bits)
+    m_guard_bits = static_cast<int>(in.u32());
+    if (pieces == 0 || pieces > 32 || m_offset_bits < 1 || m_offset_bits > 20 ||
+        m_square_weight > 2 * m_offset_bits || m_guard_bits > 40)
       throw in.bad("bad shape");
     std::size_t segments = 0;
-    for (int b = 0; b < kBinades; ++b) {
-      m_key_bits[b] = in.read<std::uint8_t>();
-      m_frac_bits[b] = in.read<std::uint8_t>();
-      if (m_key_bits[b] < m_offset_bits || m_key_bits[b] > 23 || m_frac_bits[b] > 62)
+    m_pieces.resize(pieces);
+    for (auto& p : m_pieces) {
+      p.key_bits = in.read<std::uint8_t>();
+      p.frac_bits = in.read<std::uint8_t>();
+      if (p.key_bits < m_offset_bits || p.key_bits > 23 || p.frac_bits > 62)
         throw in.bad("bad shape");
-      m_first[b] = segments;
-      segments += std::size_t{1} << (m_key_bits[b] - m_offset_bits);
+      p.first = segments;
+      segments += std::size_t{1} << (p.key_bits - m_offset_bits);
     }
     m_coef.resize(segments);
-    for (auto& c : m_coef)
-      for (auto& v : c)
-        v = in.read<std::int32_t>();
+    for (auto& c : m_coef) {
+      c.c0 = in.read<std::int64_t>();
+      c.c1 = in.read<std::int32_t>();
+      c.c2 = in.read<std::int32_t>();
+    }
     in.end();
   }
 
-  /// The result's magnitude for |x| = 2^(b - 8) * (1 + mant / 2^23).
-  [[nodiscard]] std::uint32_t operator()(int b, std::uint32_t mant) const noexcept {
-    const std::uint32_t k = mant >> (23 - m_key_bits[b]);
-    const auto& c = m_coef[m_first[b] + (k >> m_offset_bits)];
+  [[nodiscard]] std::size_t pieces() const noexcept { return m_pieces.size(); }
+  [[nodiscard]] int frac_bits(std::size_t piece) const noexcept { return m_pieces[piece].frac_bits; }
+
+  /// The result in fixed point for the 23-bit mantissa `mant` in `piece`.
+  [[nodiscard]] std::int64_t fixed(std::size_t piece, std::uint32_t mant) const noexcept {
+    const Piece& p = m_pieces[piece];
+    const std::uint32_t k = mant >> (23 - p.key_bits);
+    const Coef& c = m_coef[p.first + (k >> m_offset_bits)];
     const std::uint64_t x = k & ((1u << m_offset_bits) - 1);
-    const std::int64_t num = std::int64_t{c[1]} * static_cast<std::int64_t>(x << 17) +
-                             std::int64_t{c[2]} * static_cast<std::int64_t>(square(x));
-    return fixed_to_f32(std::int64_t{c[0]} + (num >> 34), m_frac_bits[b]);
+    return (c.c0 + std::int64_t{c.c1} * static_cast<std::int64_t>(x) +
+            std::int64_t{c.c2} * static_cast<std::int64_t>(square(x))) >>
+           m_guard_bits;
   }
 
 private:
-  /// x^2 from the partial products x_i x_j 2^(i+j) of weight 2^m_square_weight and up: for each
-  /// set bit i, its own square and the cross terms 2 x_i x_j 2^(i+j) with j > i.
+  /// For each set bit i of x, its own square and the cross terms 2·x_i·x_j·2^(i+j), j > i, of
+  /// weight 2^m_square_weight and up; the sum over that weight (nothing below it is kept).
   [[nodiscard]] std::uint64_t square(std::uint64_t x) const noexcept {
     std::uint64_t s = 0;
     for (std::uint64_t bits = x; bits != 0; bits &= bits - 1) {
       const int i = std::countr_zero(bits);
       if (2 * i >= m_square_weight)
         s += std::uint64_t{1} << (2 * i);
-      const int j0 = std::max(i + 1, m_square_weight - i - 1); // i + j + 1 >= weight
+      const int j0 = std::max(i + 1, m_square_weight - i - 1); // i + j + 1 >= the weight
       s += (x >> j0 << j0) << (i + 1);
     }
-    return s;
+    return s >> m_square_weight;
   }
 
-  int m_offset_bits = 0;
-  int m_square_weight = 0;
-  std::array<int, kBinades> m_key_bits{}, m_frac_bits{};
-  std::array<std::size_t, kBinades> m_first{};
-  std::vector<std::array<std::int32_t, 3>> m_coef;
+  struct Piece {
+    int key_bits = 0, frac_bits = 0;
+    std::size_t first = 0; // its first segment
+  };
+  struct Coef {
+    std::int64_t c0;
+    std::int32_t c1, c2;
+  };
+  int m_offset_bits = 0, m_square_weight = 0, m_guard_bits = 0;
+  std::vector<Piece> m_pieces;
+  std::vector<Coef> m_coef;
 };
 
 struct Tables {
-  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h, sin, lg2, lg2_half;
-  TanhTable tanh;
+  KeyTable rcp, rsq, sqrt, ex2, rcp64h, rsq64h, sin;
+  PolyTable lg2, tanh;
   std::vector<std::uint16_t> ex2_f16, ex2_bf16, tanh_f16, tanh_bf16;
 };
 
@@ -248,9 +262,11 @@ template <class Source> Tables make_tables(Source&& bytes_of) {
   t.rcp64h = KeyTable("rcp64h.sfu", bytes_of("rcp64h.sfu"));
   t.rsq64h = KeyTable("rsq64h.sfu", bytes_of("rsq64h.sfu"));
   t.sin = KeyTable("sin.sfu", bytes_of("sin.sfu"));
-  t.lg2 = KeyTable("lg2.sfu", bytes_of("lg2.sfu"));
-  t.lg2_half = KeyTable("lg2_half.sfu", bytes_of("lg2_half.sfu"));
-  t.tanh = TanhTable("tanh.sfu", bytes_of("tanh.sfu"));
+  t.lg2 = PolyTable("lg2.sfu", bytes_of("lg2.sfu"));
+  t.tanh = PolyTable("tanh.sfu", bytes_of("tanh.sfu"));
+  if (t.lg2.pieces() != 1 || t.tanh.pieces() != 11)
+    throw Error(ExitCode::device, "special-function tables lg2.sfu and tanh.sfu: want 1 and 11 "
+                                  "pieces (one per binade of tanh's argument from 2^-8)");
   t.ex2_f16 = whole_table("ex2_f16.t16", bytes_of("ex2_f16.t16"));
   t.ex2_bf16 = whole_table("ex2_bf16.t16", bytes_of("ex2_bf16.t16"));
   t.tanh_f16 = whole_table("tanh_f16.t16", bytes_of("tanh_f16.t16"));
@@ -393,19 +409,17 @@ std::uint32_t lg2(std::uint32_t x) noexcept {
     return kNaN;
   if (p.exp == 128)
     return kInf;
-  // x = 2^e (1 + m). The table holds T(m), the result on [1, 2): a 36-bit fixed-point value
-  // truncated to f32 (its bits below the f32's are gone). e >= 0 gives e + T truncated, e <= -2
-  // -(|e| - 1 + ~T) with ~T the one's complement of T's 36-bit fraction, also truncated — the
-  // bits T lost never reach those results. [0.5, 1), whose results keep them, has its own table.
-  if (p.exp == -1)
-    return kSign | tables().lg2_half(p.mant);
-  constexpr int kFrac = 36;
-  constexpr std::int64_t kOne = std::int64_t{1} << kFrac;
-  const auto t = static_cast<std::int64_t>(
-      std::ldexp(static_cast<double>(std::bit_cast<float>(tables().lg2(p.mant))), kFrac));
+  // x = 2^e (1 + m). The unit computes L(m) = log2(1 + m) in fixed point with 36 fraction bits;
+  // e >= 0 gives e + L truncated to f32, e < 0 -(|e| - 1 + ~L), ~L the one's complement of L's
+  // fraction, truncated — so log2(1/4) is the largest f32 below -2, not -2. x = 1 gives +0.
+  if (x == 0x3f800000u)
+    return 0;
+  const PolyTable& lg2 = tables().lg2;
+  const int frac = lg2.frac_bits(0);
+  const std::int64_t one = std::int64_t{1} << frac, l = lg2.fixed(0, p.mant);
   if (p.exp >= 0)
-    return fixed_to_f32(std::int64_t{p.exp} * kOne + t, kFrac);
-  return kSign | fixed_to_f32(std::int64_t{-p.exp - 1} * kOne + (kOne - 1 - t), kFrac);
+    return fixed_to_f32(std::int64_t{p.exp} * one + l, frac);
+  return kSign | fixed_to_f32(std::int64_t{-p.exp - 1} * one + (one - 1 - l), frac);
 }
 
 std::uint32_t tanh(std::uint32_t x) noexcept {
@@ -416,7 +430,8 @@ std::uint32_t tanh(std::uint32_t x) noexcept {
     return x;
   if (p.exp >= 3) // infinity included
     return p.sign | 0x3f800000u;
-  return p.sign | tables().tanh(p.exp + 8, p.mant);
+  const auto piece = static_cast<std::size_t>(p.exp + 8); // the binade, from 2^-8
+  return p.sign | fixed_to_f32(tables().tanh.fixed(piece, p.mant), tables().tanh.frac_bits(piece));
 }
 
 std::uint32_t rcp64h(std::uint32_t hi) noexcept {
