@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "support/test_support.hpp"
@@ -268,6 +269,35 @@ extern "C" __global__ void spin(volatile int* flag) { while (*flag == 0) { } }
     EXPECT_EQ(std::string(e.what()), "kernel 'spin' did not finish within 0.3 s (--timeout)");
   }
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+}
+
+// Workers take blocks in chunks: whatever their number, every block of the grid runs once, and
+// the instruction counts add up to the same totals.
+TEST(Kernels, EveryBlockRunsOnceWhateverTheWorkers) {
+  const char* src = R"(
+extern "C" __global__ void hits(unsigned* per_block) {
+  unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  atomicAdd(&per_block[b], 1u);
+})";
+  std::optional<double> lanes;
+  for (const int workers : {1, 2, 3, 5}) {
+    for (const Dim3 grid : {Dim3{37, 5, 3}, Dim3{2, 1, 1}, Dim3{1000, 1, 1}}) {
+      ContextOptions o = threads(workers);
+      o.set("stats", "1");
+      EmuHarness h(src, Language::cuda, o);
+      const std::size_t blocks = grid.volume();
+      Buffer& per_block = h.buffer(std::vector<unsigned>(blocks, 0));
+      h.run("hits", grid, Dim3{32, 1, 1}, per_block);
+      const auto r = h.read<unsigned>(per_block);
+      EXPECT_EQ(std::count(r.begin(), r.end(), 32u), static_cast<std::ptrdiff_t>(blocks))
+          << workers << " workers, " << blocks << " blocks";
+      if (blocks == 1000) {
+        const double n = h.context().last_launch_stats()["lane_instructions"];
+        EXPECT_EQ(n, lanes.value_or(n)) << workers << " workers";
+        lanes = n;
+      }
+    }
+  }
 }
 
 TEST(Kernels, StatsCountInstructions) {
