@@ -182,7 +182,7 @@ public:
     for (auto& p : m_pieces) {
       p.key_bits = in.read<std::uint8_t>();
       p.frac_bits = in.read<std::uint8_t>();
-      if (p.key_bits < m_offset_bits || p.key_bits > 23 || p.frac_bits > 62)
+      if (p.key_bits < m_offset_bits || p.key_bits > 23 || p.frac_bits > 40)
         throw in.bad("bad shape");
       p.first = segments;
       segments += std::size_t{1} << (p.key_bits - m_offset_bits);
@@ -192,6 +192,8 @@ public:
       c.c0 = in.read<std::int64_t>();
       c.c1 = in.read<std::int32_t>();
       c.c2 = in.read<std::int32_t>();
+      if (c.c0 < -(std::int64_t{1} << 60) || c.c0 > (std::int64_t{1} << 60))
+        throw in.bad("coefficient out of range"); // the sum stays far from int64's ends
     }
     in.end();
   }
