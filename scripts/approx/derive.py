@@ -38,15 +38,15 @@ def load(capdir, pattern, dtype):
     return np.fromfile(files[0], dtype=dtype)
 
 
-def model(ys, key_bits, seg_bits=SEG_BITS):
+def model(ys, key_bits):
     """Coefficients per segment and the model's value for every key (same order as C++)."""
-    lb = key_bits - seg_bits
+    lb = key_bits - SEG_BITS
     L = 1 << lb
     off = np.arange(L, dtype=np.int64)
     t = off.astype(np.float64) / float(L)
     bits = [((off >> i) & 1).astype(np.float64) for i in range(lb)]
     A = np.stack([np.ones(L)] + bits + [t * t], 1)
-    Y = ys.reshape(1 << seg_bits, L).astype(np.float64)
+    Y = ys.reshape(1 << SEG_BITS, L).astype(np.float64)
     C, *_ = np.linalg.lstsq(A, (Y + 0.5).T, rcond=None)
     C = C.T.copy()  # [segment][ncoef]
     P = np.repeat(C[:, :1], L, axis=1).copy()
@@ -77,7 +77,7 @@ def fixed_to_f32_bits(u, frac_bits):
     return np.where((u <= 0) | (exp <= 0), 0, (exp << 23) | (m & 0x7FFFFF)).astype(np.int64)
 
 
-def write_sfu(path, ys, key_bits, frac_bits=0, seg_bits=SEG_BITS):
+def write_sfu(path, ys, key_bits, frac_bits=0):
     """A table of version 1 (the model gives the result's bits) or, with frac_bits, of version 2:
     the result is a fixed-point value with frac_bits fraction bits truncated to f32 (sin's first
     quadrant: absolute error, so a model of its bits would bend at every binade next to 0); that
@@ -86,11 +86,11 @@ def write_sfu(path, ys, key_bits, frac_bits=0, seg_bits=SEG_BITS):
     if frac_bits:
         val = ys.astype(np.uint32).view(np.float32).astype(np.float64)
         ulp = np.spacing(val.astype(np.float32)).astype(np.float64) * 2.0**frac_bits
-        C, P = model(val * 2.0**frac_bits + (ulp - 1) / 2 - 0.5, key_bits, seg_bits)
-        header = struct.pack("<IIIII", 2, key_bits, seg_bits, C.shape[1], frac_bits)
+        C, P = model(val * 2.0**frac_bits + (ulp - 1) / 2 - 0.5, key_bits)
+        header = struct.pack("<IIIII", 2, key_bits, SEG_BITS, C.shape[1], frac_bits)
     else:
-        C, P = model(ys, key_bits, seg_bits)
-        header = struct.pack("<IIII", 1, key_bits, seg_bits, C.shape[1])
+        C, P = model(ys, key_bits)
+        header = struct.pack("<IIII", 1, key_bits, SEG_BITS, C.shape[1])
     F = np.floor(P)
     frac = P - F
     bits = fixed_to_f32_bits(F.astype(np.int64), frac_bits) if frac_bits else F.astype(np.int64)
