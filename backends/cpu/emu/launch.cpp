@@ -42,7 +42,8 @@ void LaunchJob::work(int worker) {
     // could finish a small grid before the others have started. The rest is handed out in
     // chunks of an eighth of what remains per worker (one block at the end): the counters every
     // worker bumps cost a cache-line transfer each, which on small blocks is a tenth of a block.
-    // (The interpreter is destroyed, its counts added to the launch's, before `finish` below.)
+    // (The interpreter is destroyed, its counts added to the launch's, before the worker counts
+    // itself done below.)
     auto run_all = [&] {
       if (!run(static_cast<std::uint64_t>(worker)))
         return;
@@ -69,20 +70,16 @@ void LaunchJob::work(int worker) {
       m_error = std::current_exception();
     m_state->cancel.store(true); // the other workers stop at their next check
   }
-  finish();
-}
-
-void LaunchJob::count_done(std::uint64_t blocks) {
-  if (m_state->blocks_done != nullptr)
-    m_state->blocks_done->fetch_add(blocks, std::memory_order_relaxed);
-}
-
-void LaunchJob::finish() {
   std::lock_guard lock(m_mutex);
   if (--m_running == 0) {
     m_finished = std::chrono::steady_clock::now();
     m_done_cv.notify_all();
   }
+}
+
+void LaunchJob::count_done(std::uint64_t blocks) {
+  if (m_state->blocks_done != nullptr)
+    m_state->blocks_done->fetch_add(blocks, std::memory_order_relaxed);
 }
 
 bool LaunchJob::wait(std::optional<double> seconds) {

@@ -39,7 +39,6 @@ public:
 private:
   void work(int worker);
   void count_done(std::uint64_t blocks); ///< adds to the launch's progress counter
-  void finish();                         ///< one worker less; the last one notifies wait()
   void join();
 
   std::unique_ptr<LaunchState> m_state;
