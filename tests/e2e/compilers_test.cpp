@@ -66,7 +66,8 @@ TEST_F(CompilersE2E, ConformanceKernelsMatchNvrtcBitForBit) {
   const auto dir = temp_dir();
   std::size_t compared = 0;
   for (const char* spec : {"half_math", "histogram", "matmul_tiled", "numeric_edges", "transpose",
-                           "warp_reduce", "block_collectives", "minmax_ftz", "convert_modifiers"}) {
+                           "warp_reduce", "block_collectives", "minmax_ftz", "convert_modifiers",
+                           "async_copy"}) {
     SCOPED_TRACE(spec);
     const std::string path = std::string("tests/data/conformance/") + spec + ".json";
     const auto clang_dir = dir / spec / "clang";

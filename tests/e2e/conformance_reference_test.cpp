@@ -482,5 +482,36 @@ TEST(ConformanceReferenceE2E, MinMaxXorsignAndHalfFtz) {
   }
 }
 
+// cp.async: the tiled product equals A·B (the tiles past the ragged edges were zero-filled, not
+// read), and every partial copy holds src-size bytes of its row, zeros up to cp-size, and the
+// 0xA5 fill beyond it.
+TEST(ConformanceReferenceE2E, AsyncCopy) {
+  const auto dir = run_spec("async_copy");
+  const auto a = load<float>(dir / "A.npy"), b = load<float>(dir / "B.npy"),
+             c = load<float>(dir / "C.npy");
+  const auto bytes = load<std::uint8_t>(dir / "bytes.npy"), out = load<std::uint8_t>(dir / "out.npy");
+  const int m = 50, n = 70, k = 45;
+  ASSERT_EQ(c.size(), std::size_t{m * n});
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0, mag = 0;
+      for (int l = 0; l < k; ++l) {
+        sum += double{a[i * k + l]} * b[l * n + j];
+        mag += std::abs(double{a[i * k + l]} * b[l * n + j]);
+      }
+      ASSERT_NEAR(c[i * n + j], sum, 1e-5 * mag) << i << "," << j;
+    }
+  ASSERT_EQ(out.size(), 3u * 256 * 16);
+  for (int t = 0; t < 256; ++t) {
+    const int copied[3] = {t % 17, t % 9, t % 3 == 0 ? 0 : 16};
+    const int size[3] = {16, 8, 16};
+    for (int form = 0; form < 3; ++form)
+      for (int j = 0; j < 16; ++j) {
+        const int expected = j < copied[form] ? bytes[16 * t + j] : j < size[form] ? 0 : 0xA5;
+        ASSERT_EQ(out[(form * 256 + t) * 16 + j], expected) << form << " " << t << " " << j;
+      }
+  }
+}
+
 } // namespace
 } // namespace gpurun::test

@@ -4,6 +4,7 @@
 #pragma once
 #include "__gpurun_defs.h"
 #include "vector_types.h"
+#include <stddef.h>
 
 // ---- bits -------------------------------------------------------------------------------------
 __GPURUN_DEVICE__ int __popc(unsigned int x) {
@@ -316,3 +317,39 @@ __GPURUN_CACHE_HINT_STORE(__stwb)
 __GPURUN_CACHE_HINT_STORE(__stwt)
 #undef __GPURUN_CACHE_HINT_LOAD
 #undef __GPURUN_CACHE_HINT_STORE
+
+// ---- state spaces: generic ↔ space-specific addresses (cvta), and space tests (isspacep) -------
+#define __GPURUN_CVTA(space)                                                                       \
+  __GPURUN_DEVICE__ size_t __cvta_generic_to_##space(const void* p) {                              \
+    size_t r;                                                                                      \
+    asm("cvta.to." #space ".u64 %0, %1;" : "=l"(r) : "l"(p));                                      \
+    return r;                                                                                      \
+  }                                                                                                \
+  __GPURUN_DEVICE__ void* __cvta_##space##_to_generic(size_t a) {                                  \
+    void* r;                                                                                       \
+    asm("cvta." #space ".u64 %0, %1;" : "=l"(r) : "l"(a));                                         \
+    return r;                                                                                      \
+  }
+__GPURUN_CVTA(global)
+__GPURUN_CVTA(shared)
+__GPURUN_CVTA(local)
+__GPURUN_CVTA(const)
+#undef __GPURUN_CVTA
+__GPURUN_DEVICE__ size_t __cvta_generic_to_constant(const void* p) {
+  return __cvta_generic_to_const(p);
+}
+__GPURUN_DEVICE__ void* __cvta_constant_to_generic(size_t a) {
+  return __cvta_const_to_generic(a);
+}
+__GPURUN_DEVICE__ unsigned int __isGlobal(const void* p) {
+  return __nvvm_isspacep_global(p);
+}
+__GPURUN_DEVICE__ unsigned int __isShared(const void* p) {
+  return __nvvm_isspacep_shared(p);
+}
+__GPURUN_DEVICE__ unsigned int __isLocal(const void* p) {
+  return __nvvm_isspacep_local(p);
+}
+__GPURUN_DEVICE__ unsigned int __isConstant(const void* p) {
+  return __nvvm_isspacep_const(p);
+}

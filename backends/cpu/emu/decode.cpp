@@ -190,7 +190,8 @@ Inst Decoder::decode_instruction(const ptx::Instruction& in, FunctionOperands& o
       out.a = od.src(ops[0], Type::u32);
     if (ops.size() == 2)
       out.b = od.src(ops[1], Type::u32);
-  } else if (in.operands.empty() && in.opcode != "membar" && in.opcode != "fence") {
+  } else if (in.operands.empty() && in.opcode != "membar" && in.opcode != "fence" &&
+             in.opcode != "cp") {
     // Every other instruction has a destination or an address; the selectors below take
     // their first operand for granted.
     throw_unsupported(in, "operand count");

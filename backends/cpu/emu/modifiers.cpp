@@ -7,8 +7,31 @@
 
 namespace gpurun::emu {
 
+namespace {
+
+// State spaces with a sub-space (`shared::cta`, `shared::cluster`, `param::entry`) become two
+// modifiers, the space and its scope, so selectors take the space as they do without one. Other
+// `::` modifiers (`L2::cache_hint`, `L1::evict_last`) stay whole.
+std::vector<std::string> split_subspaces(const std::vector<std::string>& list) {
+  std::vector<std::string> out;
+  out.reserve(list.size());
+  for (const std::string& m : list) {
+    const auto sep = m.find("::");
+    const std::string_view space = std::string_view(m).substr(0, sep);
+    if (sep != std::string::npos && (space == "shared" || space == "param")) {
+      out.emplace_back(space);
+      out.emplace_back(m.substr(sep + 2));
+    } else {
+      out.push_back(m);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
 Modifiers::Modifiers(const std::vector<std::string>& list)
-    : m_list(list), m_used(list.size(), false) {}
+    : m_list(split_subspaces(list)), m_used(m_list.size(), false) {}
 
 bool Modifiers::take(std::string_view name) {
   for (std::size_t i = 0; i < m_list.size(); ++i)

@@ -1,4 +1,6 @@
-// ld / st (scalar and .v2/.v4) in every state space, plus the no-op hints (prefetch).
+// ld / st (scalar and .v2/.v4) in every state space, cp.async (global → shared), plus the no-op
+// hints (prefetch).
+#include <algorithm>
 #include <cstring>
 
 #include "backends/cpu/emu/decoder.hpp"
@@ -114,6 +116,142 @@ template <bool Checked> void st_vector(Warp& w, const Inst& in, std::uint32_t ma
   });
 }
 
+// cp.async: `cp-size` bytes to shared memory, the first `src-size` of them read from global memory
+// and the rest zero (`ignore-src` true: all zero). One thread of the host runs the warp, so the
+// copy is done at once: it has landed by the time cp.async.wait_group / wait_all waits for it, and
+// a kernel that reads the destination before waiting reads what the GPU may also give it. Lanes
+// that read nothing (src-size 0) do not touch their source address, as on the GPU, where
+// predicated-off copies commonly pass a pointer past the end.
+inline constexpr std::uint8_t kCpAsyncIgnoreSrc = 0x20; ///< Inst::e is the ignore-src predicate
+inline constexpr std::uint8_t kCpAsyncSrcSize = 0x40;   ///< Inst::c is the src-size operand
+
+void cp_async(Warp& w, const Inst& in, std::uint32_t mask) {
+  const unsigned size = in.width;
+  Inst dst = in; // the destination address: register b + the displacement kept in aux
+  dst.a = in.b;
+  dst.imm = static_cast<std::int32_t>(in.aux);
+  dst.space = Space::shared;
+  dst.flags = 0;
+  std::uint32_t ignore = 0;
+  if (in.flags & kCpAsyncIgnoreSrc)
+    ignore = w.preds[in.e] ^ ((in.flags & kNegA) ? ~0u : 0u);
+  const std::uint64_t* src_size = (in.flags & kCpAsyncSrcSize) ? w.reg(in.c) : nullptr;
+  const bool sanitize = w.block->sanitize;
+  std::byte* lane_ptr[kWarpSize]; // sanitize_access reads lane l's pointer at [l]
+  each_lane(mask, [&](int l) {
+    const std::uint32_t one = 1u << l;
+    const std::uint64_t to = lane_address(w, dst, l);
+    if (to & (size - 1))
+      throw_misaligned(w, l, to, size);
+    std::byte* d = translate(w, Space::shared, to, size, l, true);
+    unsigned n = size;
+    if (ignore & one)
+      n = 0;
+    else if (src_size)
+      n = static_cast<unsigned>(std::min<std::uint64_t>(src_size[l] & 0xffffffffu, size));
+    if (sanitize) [[unlikely]] {
+      lane_ptr[l] = d;
+      sanitize_access(w, dst, one, size, Access::store, lane_ptr);
+    }
+    if (n > 0) {
+      const std::uint64_t from = lane_address(w, in, l);
+      if (from & (size - 1))
+        throw_misaligned(w, l, from, size);
+      std::byte* s = translate(w, in.space, from, n, l, false);
+      if (sanitize) [[unlikely]] {
+        lane_ptr[l] = s;
+        sanitize_access(w, in, one, n, Access::load, lane_ptr);
+      }
+      std::memmove(d, s, n);
+    }
+    std::memset(d + n, 0, size - n);
+  });
+}
+
+// isspacep: whether a generic address falls in a state space's window. Module __constant__
+// variables live among the global allocations here, so isspacep.const is false for every address
+// and isspacep.global true for them.
+template <Window Win> void isspacep(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t* a = w.reg(in.a);
+  std::uint32_t p = 0;
+  each_lane(mask, [&](int l) {
+    if (window_of(a[l]) == Win)
+      p |= 1u << l;
+  });
+  w.preds[in.d] = (w.preds[in.d] & ~mask) | p;
+}
+
+void never(Warp& w, const Inst& in, std::uint32_t mask) {
+  w.preds[in.d] &= ~mask;
+}
+
+bool select_isspacep(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
+  auto space = m.take_any({"global", "shared", "local", "const", "param"});
+  (void)m.take_any({"cta", "cluster", "entry"});
+  if (space.empty() || in.operands.size() != 2)
+    throw_unsupported(in);
+  out.d = od.pred_dst(in.operands[0]);
+  out.a = od.src(in.operands[1], Type::u64);
+  out.fn = space == "global"   ? &isspacep<Window::global>
+           : space == "shared" ? &isspacep<Window::shared>
+           : space == "local"  ? &isspacep<Window::local>
+           : space == "param"  ? &isspacep<Window::param>
+                               : &never;
+  return true;
+}
+
+bool select_cp_async(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
+  if (!m.take("async"))
+    throw_unsupported(in);
+  // Every copy completes when issued, so the group bookkeeping has nothing to wait for.
+  if (m.take("commit_group") || m.take("wait_all") || m.take("wait_group")) {
+    out.fn = &no_op;
+    return true;
+  }
+  auto level = m.take_any({"ca", "cg"});
+  bool to_shared = !m.take_any({"shared"}).empty();
+  (void)m.take("cta");
+  bool from_global = !m.take_any({"global"}).empty();
+  if (level.empty() || !to_shared || !from_global)
+    throw_unsupported(in, "only cp.async.{ca,cg}.shared.global is implemented");
+  const bool cache_hint = m.take("L2::cache_hint");
+  (void)m.take_any({"L2::64B", "L2::128B", "L2::256B"});
+  const auto& ops = in.operands;
+  if (ops.size() < 3 || ops.size() > 5)
+    throw_unsupported(in, "operand count");
+  if (ops[2].kind != ptx::Operand::Kind::imm_int)
+    throw_unsupported(in, "cp-size must be an immediate");
+  const std::uint64_t size = ops[2].bits;
+  if (!(size == 4 || size == 8 || size == 16) || (level == "cg" && size != 16))
+    throw_unsupported(in, "cp-size");
+  out.width = static_cast<std::uint8_t>(size);
+  Inst dst;
+  dst.space = Space::shared;
+  od.address(ops[0], dst);
+  if (dst.flags & kFrameRelative)
+    throw_unsupported(in, "destination is not shared memory");
+  out.b = dst.a;
+  out.aux = static_cast<std::uint32_t>(static_cast<std::int32_t>(dst.imm));
+  out.space = Space::global;
+  od.address(ops[1], out);
+  // After cp-size: src-size (an integer) or ignore-src (a predicate), then with .L2::cache_hint
+  // the cache policy, which changes nothing here.
+  const std::size_t operands = ops.size() - (cache_hint ? 1 : 0);
+  if (operands > 4 || operands < 3)
+    throw_unsupported(in, "operand count");
+  if (operands == 4) {
+    if (od.is_pred(ops[3])) {
+      bool neg = false;
+      out.e = od.pred_src(ops[3], &neg);
+      out.flags |= kCpAsyncIgnoreSrc | (neg ? kNegA : 0);
+    } else {
+      out.c = od.src(ops[3], Type::u32);
+      out.flags |= kCpAsyncSrcSize;
+    }
+  }
+  out.fn = &cp_async;
+  return true;
+}
 
 Space parse_space(Modifiers& m, bool& found) {
   auto s = m.take_any({"global", "shared", "local", "param", "const"});
@@ -121,13 +259,15 @@ Space parse_space(Modifiers& m, bool& found) {
   if (s == "global")
     return Space::global;
   if (s == "shared") {
-    (void)m.take("cta"); // shared::cta arrives as "shared" + "cta" depending on the lexer
+    (void)m.take_any({"cta", "cluster"}); // from shared::cta, shared::cluster
     return Space::shared;
   }
   if (s == "local")
     return Space::local;
-  if (s == "param")
+  if (s == "param") {
+    (void)m.take_any({"entry", "func"}); // param::entry, param::func
     return Space::param_kernel;
+  }
   if (s == "const")
     return Space::const_;
   return Space::generic;
@@ -153,6 +293,10 @@ void use_checked_memory_handlers(Program& program) {
 
 bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   const std::string& op = in.opcode;
+  if (op == "cp")
+    return select_cp_async(in, m, od, out);
+  if (op == "isspacep")
+    return select_isspacep(in, m, od, out);
   if (op == "prefetch" || op == "prefetchu") {
     (void)m.take_any({"global", "local"});
     (void)m.take_any({"L1", "L2"});

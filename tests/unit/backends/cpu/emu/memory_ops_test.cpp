@@ -167,5 +167,78 @@ TEST(MemoryOps, SharedOutOfBoundsIsAFault) {
   }
 }
 
+// cp.async copies src-size bytes and zero-fills the rest of cp-size; with src-size 0 or ignore-src
+// true the source is not read at all, so a pointer past the end is no fault.
+TEST(MemoryOps, AsyncCopyZeroFillsPastSrcSize) {
+  const char* body = R"(
+  .shared .align 16 .b8 sm[48];
+  mov.u32 %r5, sm;
+  st.shared.v4.u32 [sm], {%r3, %r3, %r3, %r3};
+  st.shared.v4.u32 [sm+16], {%r3, %r3, %r3, %r3};
+  st.shared.v4.u32 [sm+32], {%r3, %r3, %r3, %r3};
+  cp.async.ca.shared.global [%r5], [%rd9], 8, 5;
+  setp.eq.u32 %p1, %r3, 0xffffffff;
+  cp.async.cg.shared.global [sm+16], [%rd9+1048576], 16, %p1;
+  cp.async.ca.shared.global [%r5+32], [%rd9+1048576], 4, 0;
+  cp.async.ca.shared.global [%r5+40], [%rd9], 4;
+  cp.async.commit_group;
+  cp.async.wait_group 0;
+  cp.async.wait_all;
+  ld.shared.u64 %rd4, [sm];
+  ld.shared.v4.u32 {%r4, %r6, %r7, %r8}, [sm+16];
+  or.b32 %r4, %r4, %r6;
+  or.b32 %r4, %r4, %r7;
+  or.b32 %r4, %r4, %r8;
+  ld.shared.u32 %r6, [sm+32];
+  or.b32 %r4, %r4, %r6;
+  ld.shared.u32 %r6, [sm+36];
+  ld.shared.u32 %r7, [sm+40];
+  setp.eq.u32 %p3, %r6, %r3;
+  setp.eq.and.u32 %p3, %r7, %r1, %p3;
+)";
+  auto o = run_snippet(body, {0x44332211u, 0x88776655u, 0xffffffffu});
+  EXPECT_EQ(o.rd, 0x0000005544332211ull); // 5 bytes copied, 3 zeroed
+  EXPECT_EQ(o.r, 0u);                     // ignore-src and src-size 0: zeros, no fault
+  EXPECT_EQ(o.p, 1u);                     // bytes past cp-size untouched; the plain form copies
+}
+
+TEST(MemoryOps, AsyncCopyFromOutsideAnAllocationIsAFault) {
+  EXPECT_THROW(run_snippet(R"(
+  .shared .align 16 .b8 sm[16];
+  cp.async.cg.shared.global [sm], [%rd9+1048576], 16, 4;
+)",
+                           {}),
+               Error);
+}
+
+TEST(MemoryOps, IsspacepTellsTheWindow) {
+  const char* body = R"(
+  .shared .align 4 .b8 sm[4];
+  .local .align 4 .b8 depot[4];
+  mov.u64 %rd5, sm;
+  cvta.shared.u64 %rd5, %rd5;
+  mov.u64 %rd6, depot;
+  cvta.local.u64 %rd6, %rd6;
+  isspacep.shared %p1, %rd5;
+  selp.u32 %r4, 1, 0, %p1;
+  isspacep.global %p1, %rd9;
+  selp.u32 %r5, 2, 0, %p1;
+  or.b32 %r4, %r4, %r5;
+  isspacep.local %p1, %rd6;
+  selp.u32 %r5, 4, 0, %p1;
+  or.b32 %r4, %r4, %r5;
+  isspacep.global %p1, %rd5;
+  selp.u32 %r5, 8, 0, %p1;
+  or.b32 %r4, %r4, %r5;
+  isspacep.shared::cta %p1, %rd9;
+  selp.u32 %r5, 16, 0, %p1;
+  or.b32 %r4, %r4, %r5;
+  isspacep.const %p1, %rd9;
+  selp.u32 %r5, 32, 0, %p1;
+  or.b32 %r4, %r4, %r5;
+)";
+  EXPECT_EQ(run_snippet(body, {}).r, 7u);
+}
+
 } // namespace
 } // namespace gpurun::test
