@@ -200,7 +200,8 @@ Inst Decoder::decode_instruction(const ptx::Instruction& in, FunctionOperands& o
                select_integer(in, mods, od, out) || select_float(in, mods, od, out) ||
                select_compare(in, mods, od, out) || select_convert(in, mods, od, out) ||
                select_memory(in, mods, od, out) || select_atomic(in, mods, od, out) ||
-               select_bits(in, mods, od, out) || select_warp(in, mods, od, out))) {
+               select_bits(in, mods, od, out) || select_warp(in, mods, od, out) ||
+               select_tensor(in, mods, od, out))) {
     throw_unsupported(in);
   }
   if (!mods.leftover().empty())

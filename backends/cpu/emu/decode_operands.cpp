@@ -332,4 +332,9 @@ std::string FunctionOperands::dynamic_special(const ptx::Operand& op) {
   return {};
 }
 
+std::uint32_t FunctionOperands::add_matrix_op(MatrixOp op) {
+  m_d.m_program.matrix_ops.push_back(std::move(op));
+  return static_cast<std::uint32_t>(m_d.m_program.matrix_ops.size() - 1);
+}
+
 } // namespace gpurun::emu::detail

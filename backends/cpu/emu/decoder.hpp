@@ -53,6 +53,8 @@ public:
   [[nodiscard]] virtual bool frame_symbol(const ptx::Operand& op, std::int64_t* offset) = 0;
   /// The dynamic special registers (%clock …) have no static slot: returns the name or "".
   [[nodiscard]] virtual std::string dynamic_special(const ptx::Operand& op) = 0;
+  /// Keeps a tensor-core instruction's operands in the program; returns the index for Inst::aux.
+  [[nodiscard]] virtual std::uint32_t add_matrix_op(MatrixOp op) = 0;
 };
 
 /// An instruction (or a form of one) the emulator does not implement. The decoder records it
@@ -84,5 +86,7 @@ bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
 bool select_atomic(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_bits(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
+/// Tensor-core instructions: wmma.load/store/mma, mma.sync, ldmatrix, stmatrix.
+bool select_tensor(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 
 } // namespace gpurun::emu

@@ -146,6 +146,27 @@ struct Inst {
   int source_line = 0;
 };
 
+/// The element types of tensor-core operands (wmma, mma, ldmatrix).
+enum class MatrixType : std::uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32, b16 };
+
+/// What a tensor-core instruction needs beyond an Inst: its shape, operand types and the
+/// registers of each fragment (up to 16 per operand). Inst::aux indexes Program::matrix_ops.
+struct MatrixOp {
+  enum class Kind : std::uint8_t { load, store, mma, ldmatrix, stmatrix };
+  enum class Use : std::uint8_t { a, b, c };
+  Kind kind = Kind::load;
+  Use use = Use::a;      ///< load/store: which fragment (store is always c/d)
+  bool col_major = false; ///< load/store: the matrix's layout in memory
+  bool wmma = true;       ///< wmma (fragment shapes m16n16k16 …) or mma.sync (m16n8k16 …)
+  bool trans = false;     ///< ldmatrix/stmatrix .trans
+  bool satfinite = false;
+  std::uint8_t m = 0, n = 0, k = 0;
+  MatrixType type = MatrixType::f16; ///< load/store: the element type
+  MatrixType dtype = MatrixType::f32, atype = MatrixType::f16, btype = MatrixType::f16,
+             ctype = MatrixType::f32;
+  std::vector<std::uint32_t> d, a, b, c; ///< fragment registers (load/store/ldmatrix: d)
+};
+
 /// A `.param`/`.local` variable inside a function's frame (per thread, in local memory).
 struct FrameVar {
   std::uint32_t offset = 0;
@@ -209,6 +230,7 @@ struct Program {
   std::vector<Inst> code;
   std::vector<DecodedFunction> functions;
   std::vector<CallSite> call_sites;
+  std::vector<MatrixOp> matrix_ops;
   std::uint32_t register_count = 0;  ///< 64-bit register slots per lane
   std::uint32_t predicate_count = 0; ///< predicate masks per warp
   /// Predicates holding the constants false / true (for `mov.pred %p, 0`), or kNoReg.

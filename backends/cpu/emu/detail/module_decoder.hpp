@@ -43,6 +43,7 @@ public:
   void address(const ptx::Operand& op, Inst& inst) override;
   bool frame_symbol(const ptx::Operand& op, std::int64_t* offset) override;
   std::string dynamic_special(const ptx::Operand& op) override;
+  std::uint32_t add_matrix_op(MatrixOp op) override;
 
   [[nodiscard]] const RegInfo& reg(const std::string& name);
   [[nodiscard]] FrameVar frame_var(const std::string& name) const;
