@@ -20,6 +20,9 @@ for i in 1 2 3 4 5; do
   "$G" bench "${copy_args[@]}" --json "$OUT/copy_$i.json" >"$OUT/copy_$i.txt" 2>&1
 done
 "$G" bench "${copy_args[@]}" --no-hold --json "$OUT/copy_nohold.json" >"$OUT/copy_nohold.txt" 2>&1
+"$G" bench "${copy_args[@]}" --hot --json "$OUT/copy_hot.json" >"$OUT/copy_hot.txt" 2>&1
+"$G" bench "${copy_args[@]}" --hot --no-hold --json "$OUT/copy_hot_nohold.json" >"$OUT/copy_hot_nohold.txt" 2>&1
+"$G" bench "${copy_args[@]}" --batch --json "$OUT/copy_batch.json" >"$OUT/copy_batch.txt" 2>&1
 "$G" run "${run_args[@]}" --repeat 200 --print none --json >"$OUT/copy_repeat.json" 2>/dev/null
 
 python3 - "$N" "$OUT" <<'PY' >"$OUT/cupy.txt" 2>&1
@@ -34,6 +37,20 @@ b = cp.zeros(4 * n, dtype=cp.float32)
 r = benchmark(lambda: k((n // 256,), (256,), (a, b, cp.uint64(n))), n_repeat=500, n_warmup=20)
 import numpy as np
 print("CUPY_MEDIAN_S", float(np.median(r.gpu_times[0])))
+# The same kernel called without the lambda, and CuPy's own launch-free figure: events around 20
+# back-to-back launches (the queue stays full, so no launch gap is timed), per launch.
+r = benchmark(k, ((n // 256,), (256,), (a, b, cp.uint64(n))), n_repeat=500, n_warmup=20)
+print("CUPY_DIRECT_S", float(np.median(r.gpu_times[0])))
+start, stop = cp.cuda.Event(), cp.cuda.Event()
+per = []
+for _ in range(40):
+    start.record()
+    for _ in range(20):
+        k((n // 256,), (256,), (a, b, cp.uint64(n)))
+    stop.record()
+    stop.synchronize()
+    per.append(cp.cuda.get_elapsed_time(start, stop) / 1e3 / 20)
+print("CUPY_BATCH_S", float(np.median(per)))
 PY
 
 "$BUILD"/tests/gpu_tests --gtest_filter='BenchGpuTest.*' >"$OUT/batch_vs_raw.txt" 2>&1
@@ -64,6 +81,19 @@ cupy = float(open(f"{out}/cupy.txt").read().split("CUPY_MEDIAN_S")[1].split()[0]
 rows.append(("1 GiB float4 copy: gpurun median / CuPy median", f"{meds[0]*1e3:.4f} ms / {cupy*1e3:.4f} ms = {meds[0]/cupy:.4f} (goal within 1%)"))
 nh = median_s(f"{out}/copy_nohold.json")
 rows.append(("  the same with --no-hold / CuPy median", f"{nh*1e3:.4f} ms / {cupy*1e3:.4f} ms = {nh/cupy:.4f}"))
+cupy_txt = open(f"{out}/cupy.txt").read()
+def cupy_fig(key):
+    return float(cupy_txt.split(key)[1].split()[0])
+direct, batch = cupy_fig("CUPY_DIRECT_S"), cupy_fig("CUPY_BATCH_S")
+rows.append(("  CuPy benchmark(k, args) without the lambda", f"{direct*1e3:.4f} ms"))
+rows.append(("  CuPy 20 launches between two events, per launch", f"{batch*1e3:.4f} ms"))
+rows.append(("  gpurun median / CuPy launch-free per launch", f"{meds[0]/batch:.4f}"))
+for mode in ("hot", "hot_nohold", "batch"):
+    try:
+        m = median_s(f"{out}/copy_{mode}.json")
+        rows.append((f"  --{mode.replace('_', ' --').replace('nohold', 'no-hold')} median / CuPy median", f"{m*1e3:.4f} ms / {cupy*1e3:.4f} ms = {m/cupy:.4f}"))
+    except Exception as e:
+        rows.append((f"  {mode}", f"FAILED: {e}"))
 try:
     rep = json.load(open(f"{out}/copy_repeat.json"))["timings_ms"]["kernel_samples"]
     rm = statistics.median(rep[1:]) / 1e3

@@ -210,7 +210,8 @@ namespace {
 TEST(RunE2E, ConformanceKernelsRunCleanUnderMemcheck) {
   for (const char* spec : {"numeric_edges", "matmul_tiled", "warp_reduce", "histogram", "transpose",
                            "half_math", "block_collectives", "minmax_ftz", "convert_modifiers",
-                           "approx_math", "async_copy"}) {
+                           "approx_math", "async_copy", "mma_forms", "wmma_gemm", "wmma_shapes",
+                           "tf32_convert"}) {
     auto r = run_gpurun(std::string("tests/data/conformance/") + spec +
                         ".json --backend cpu --memcheck --no-cache -q");
     EXPECT_EQ(r.exit_code, 0) << spec << "\n" << r.out << r.err;

@@ -1,7 +1,9 @@
 // cvt between every pair of integer and floating-point types, with PTX's rounding, .ftz, .sat,
-// and .relu/.satfinite on f16/bf16 results; the FP8 pair conversions (.e4m3x2, .e5m2x2).
+// and .relu/.satfinite on f16/bf16 results; the FP8 pair conversions (.e4m3x2, .e5m2x2); f32 to
+// tf32.
 #include "backends/cpu/emu/decoder.hpp"
 #include "backends/cpu/emu/handlers.hpp"
+#include "backends/cpu/emu/detail/numeric_mma.hpp"
 #include "backends/cpu/emu/numeric.hpp"
 
 namespace gpurun::emu {
@@ -69,6 +71,16 @@ void cvt_f16x2_fp8x2(Warp& w, const Inst& in, std::uint32_t mask) {
     const std::uint32_t hi = nm::fp8_to_f16(static_cast<std::uint8_t>(a[l] >> 8), f, relu).bits;
     d[l] = (hi << 16 | lo) & in.mask_bits;
   });
+}
+
+// cvt.{rna,rn,rz}{.relu}{.satfinite}.tf32.f32: an f32 rounded to tf32's 10 fraction bits (the low
+// 13 bits of the result are zero); in.imm is round | relu << 8 | satfinite << 9.
+void cvt_tf32_f32(Warp& w, const Inst& in, std::uint32_t mask) {
+  const std::uint64_t* a = w.reg(in.a);
+  std::uint64_t* d = w.reg(in.d);
+  const auto round = static_cast<nm::Round>(in.imm & 0xff);
+  const bool relu = (in.imm >> 8) & 1, satfinite = (in.imm >> 9) & 1;
+  each_lane(mask, [&](int l) { d[l] = nm::f32_to_tf32(get<float>(a[l]), round, relu, satfinite); });
 }
 
 template <class D, class S> void cvt(Warp& w, const Inst& in, std::uint32_t mask) {
@@ -162,6 +174,20 @@ bool select_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od
   bool sat = m.take("sat");
   bool relu = m.take("relu");
   bool satfinite = m.take("satfinite");
+  if (m.take("tf32")) {
+    if (!m.take("f32") || (rnd != "rna" && rnd != "rn" && rnd != "rz") || ftz || sat ||
+        in.operands.size() != 2)
+      throw_unsupported(in);
+    out.imm = static_cast<std::int64_t>(rnd == "rna" ? nm::Round::rna
+                                        : rnd == "rn" ? nm::Round::rn
+                                                      : nm::Round::rz) |
+              (relu ? 1 << 8 : 0) | (satfinite ? 1 << 9 : 0);
+    out.d = od.dst(in.operands[0]);
+    out.mask_bits = od.dst_mask(in.operands[0]);
+    out.a = od.src(in.operands[1], Type::f32);
+    out.fn = &cvt_tf32_f32;
+    return true;
+  }
   auto types = m.take_types();
   if (types.size() != 2 || in.operands.size() != 2)
     throw_unsupported(in);

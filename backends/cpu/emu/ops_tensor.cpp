@@ -1,7 +1,7 @@
 // Tensor-core instructions: wmma.load / wmma.store / wmma.mma, mma.sync, ldmatrix and stmatrix.
 // They are warp-wide: every lane holds a piece (a fragment) of each matrix. Where each element
 // lives — lane, register, half of a register — is the GPU's own layout, measured on an H200 for
-// wmma (scripts/tensor/layout.cu) and as the PTX ISA documents it for mma.sync and ldmatrix; the
+// wmma (tests/data/tensor/layout.cu, captured by scripts/tensor/run.sh) and as the PTX ISA documents it for mma.sync and ldmatrix; the
 // arithmetic is that of detail/numeric_mma.hpp. docs/tensor-cores.md has both.
 #include <array>
 #include <bit>
@@ -297,7 +297,8 @@ void mma(Warp& w, const Inst& in, std::uint32_t mask) {
     const nm::MmaFormat format = op.atype == MatrixType::f16    ? nm::kMmaF16
                                  : op.atype == MatrixType::bf16 ? nm::kMmaBf16
                                                                 : nm::kMmaTf32;
-    const int block = op.atype == MatrixType::tf32 ? 4 : 16;
+    // wmma's m16n16k8 tf32 sums its k in two blocks of 4; mma.sync's m16n8k8 all 8 at once.
+    const int block = op.atype == MatrixType::tf32 && op.wmma ? 4 : 16;
     for (int l = 0; l < kWarpSize; ++l)
       for (int i = 0; i < elements; ++i) {
         const Coord at = coord(op, Use::c, op.dtype, l, i);
@@ -427,8 +428,10 @@ bool valid_mma(const MatrixOp& op) {
     return false;
   switch (op.atype) {
   case MatrixType::f16:
-    return acc && (op.wmma ? shape(16, 16, 16) || shape(32, 8, 16) || shape(8, 32, 16)
-                           : shape(16, 8, 16) || shape(16, 8, 8));
+    // mma.sync's result and accumulator have one type (ptxas refuses the others); wmma mixes.
+    return acc && (op.wmma || op.dtype == op.ctype) &&
+           (op.wmma ? shape(16, 16, 16) || shape(32, 8, 16) || shape(8, 32, 16)
+                    : shape(16, 8, 16) || shape(16, 8, 8));
   case MatrixType::bf16:
     return op.dtype == MatrixType::f32 && op.ctype == MatrixType::f32 &&
            (op.wmma ? shape(16, 16, 16) || shape(32, 8, 16) || shape(8, 32, 16)

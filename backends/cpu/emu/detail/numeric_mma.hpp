@@ -2,9 +2,9 @@
 // The arithmetic of the tensor-core instructions (wmma.mma, mma.sync), as measured on an H200
 // (scripts/tensor/, docs/tensor-cores.md):
 // - f16, bf16 and tf32 inputs with an f32 accumulator: every product a·b is exact; the products
-//   of a block of k (16 for f16/bf16, 4 for tf32) and the accumulator are aligned to the largest
-//   exponent among them and each is truncated toward zero to 25 fraction bits below it; their
-//   sum, exact, is truncated toward zero to f32. tf32 inputs use the top 19 bits of their f32
+//   of a block of k (the whole k, except wmma's m16n16k8 tf32, which takes two blocks of 4) and
+//   the accumulator are aligned to the largest exponent among them and each is truncated toward
+//   zero to 25 fraction bits below it; their sum, exact, is truncated toward zero to f32. tf32 inputs use the top 19 bits of their f32
 //   register (the low 13 are ignored). Exponents are the formats' own: a subnormal input counts
 //   as the smallest normal exponent.
 // - an f16 result: the same aligned sum rounded to nearest into f16, once; a result that rounds
@@ -38,6 +38,35 @@ inline constexpr MmaFormat kMmaF32{23, -126};
 /// tf32 as the tensor core reads it: the low 13 bits of the f32 register ignored.
 [[nodiscard]] inline float tf32_operand(float x) noexcept {
   return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0xffffe000u);
+}
+
+/// cvt.{rna,rn,rz}.tf32.f32 (and .relu, .satfinite): x rounded to 10 fraction bits, as f32 bits
+/// with the low 13 zero. As the H200 does it: .rna (the sm_80 form) is integer arithmetic on
+/// the magnitude's bits whatever they hold — 2^12 added (at most up to 0x7fffffff), the low 13
+/// bits cleared — so a NaN can become ∞ or another NaN; its .satfinite then takes 2^13 off any
+/// magnitude from ∞'s up. .rn and .rz give 0x7fffe000 for every NaN.
+[[nodiscard]] inline std::uint32_t f32_to_tf32(float x, Round r, bool relu, bool satfinite) noexcept {
+  const std::uint32_t b = std::bit_cast<std::uint32_t>(x);
+  const std::uint32_t sign = b & 0x80000000u;
+  std::uint32_t mag = b & 0x7fffffffu;
+  if (r == Round::rna) {
+    mag = (mag > 0x7fffffffu - 0x1000u ? 0x7fffffffu : mag + 0x1000u) & 0xffffe000u;
+    if (satfinite && mag >= 0x7f800000u)
+      mag -= 0x2000u;
+    return relu && sign && mag <= 0x7f800000u ? 0 : sign | mag;
+  }
+  if (std::isnan(x))
+    return 0x7fffe000u;
+  if (relu && sign)
+    return 0;
+  if (mag < 0x7f800000u) {
+    if (r == Round::rn)
+      mag += 0x0fffu + ((mag >> 13) & 1u);
+    mag &= 0xffffe000u;
+  }
+  if (satfinite && mag >= 0x7f800000u)
+    mag = 0x7f7fe000u;
+  return sign | mag;
 }
 
 namespace detail {
@@ -173,8 +202,8 @@ struct MmaSum {
   return out;
 }
 
-/// c + Σ a[i]·b[i] for i < k with an f32 accumulator, in blocks of `block` (16 for f16/bf16,
-/// 4 for tf32); each block's sum truncated to f32.
+/// c + Σ a[i]·b[i] for i < k with an f32 accumulator, in blocks of `block` k values; each
+/// block's sum truncated to f32.
 [[nodiscard]] inline float mma_dot_f32(const float* a, const float* b, int k, float c,
                                        MmaFormat in, int block) noexcept {
   for (int i = 0; i < k; i += block) {

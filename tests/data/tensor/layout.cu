@@ -1,7 +1,7 @@
 // Tensor-core fragment layouts as the GPU has them: every wmma fragment kind is loaded from a
 // matrix whose element (r, c) holds its own index, and each lane writes out the raw elements of
 // its fragment. out[kind][lane][element] = index loaded there (row-major index of the matrix as
-// the load saw it). ldmatrix is probed the same way. See scripts/tensor/README.md.
+// the load saw it). ldmatrix is probed the same way. scripts/tensor/run.sh runs it; docs/tensor-cores.md.
 #include <mma.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
