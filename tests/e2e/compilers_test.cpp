@@ -67,7 +67,7 @@ TEST_F(CompilersE2E, ConformanceKernelsMatchNvrtcBitForBit) {
   std::size_t compared = 0;
   for (const char* spec : {"half_math", "histogram", "matmul_tiled", "numeric_edges", "transpose",
                            "warp_reduce", "block_collectives", "minmax_ftz", "convert_modifiers",
-                           "async_copy", "mma_forms", "tf32_convert"}) {
+                           "async_copy", "mma_forms", "tf32_convert", "wmma_gemm", "wmma_shapes"}) {
     SCOPED_TRACE(spec);
     const std::string path = std::string("tests/data/conformance/") + spec + ".json";
     const auto clang_dir = dir / spec / "clang";

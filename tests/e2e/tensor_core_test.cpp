@@ -20,15 +20,20 @@ namespace {
 
 const std::string kData = "tests/data/tensor/";
 
+// A kept file, relative to the source tree (gpurun itself runs there).
+std::filesystem::path kept(const std::string& relative) {
+  return source_dir() / relative;
+}
+
 // The element bytes of an .npy file (its header aside).
 std::string npy_data(const std::filesystem::path& p) {
-  const HostBuffer b = read_npy(p);
+  const HostBuffer b = read_npy(p.is_absolute() ? p : kept(p.string()));
   return {reinterpret_cast<const char*>(b.data()), b.size_bytes()};
 }
 
 // The probes write f32 indices; the kept capture has them as int16.
 std::vector<int> as_indices(const std::filesystem::path& p) {
-  const HostBuffer b = read_npy(p);
+  const HostBuffer b = read_npy(p.is_absolute() ? p : kept(p.string()));
   std::vector<int> out(b.element_count());
   if (b.dtype() == DType::f32) {
     std::vector<float> v(out.size());
@@ -108,7 +113,7 @@ TEST(TensorCoreE2E, ConformanceKernelsGiveTheH200sOutputs) {
     auto r = run_gpurun(std::string("tests/data/conformance/") + spec +
                         ".json --backend cpu -q --save " + (dir / spec).string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const auto& entry : std::filesystem::directory_iterator(kData + "gpu/conformance/" + spec)) {
+    for (const auto& entry : std::filesystem::directory_iterator(kept(kData + "gpu/conformance/" + spec))) {
       SCOPED_TRACE(entry.path().filename().string());
       EXPECT_EQ(npy_data(dir / spec / entry.path().filename()), npy_data(entry.path()));
       ++compared;
