@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/format.hpp"
 #include "base/process_clock.hpp"
 #include "pipeline/arg_spec.hpp"
 #include "pipeline/bind.hpp"
@@ -69,7 +70,10 @@ void check_kernel_expression(const std::string& text) {
     fail("unbalanced brackets in the template arguments");
 }
 
-ResolvedKernel resolve_kernel(const RunRequest& request, const KernelSource& source) {
+/// The kernel the request names, or nullopt when it names one the source scan does not see
+/// (declared through a macro, say): resolve_from_module() then looks in the compiled module.
+std::optional<ResolvedKernel> resolve_kernel(const RunRequest& request,
+                                             const KernelSource& source) {
   const bool is_ptx = source.language == Language::ptx;
   auto kernels =
       is_ptx ? find_ptx_kernels(source.text, source.path.string()) : find_kernels(source.text);
@@ -77,6 +81,9 @@ ResolvedKernel resolve_kernel(const RunRequest& request, const KernelSource& sou
   if (request.kernel) {
     check_kernel_expression(*request.kernel);
     resolved.expression = *request.kernel;
+    if (!is_ptx && !declares_kernel(kernels, resolved.expression) &&
+        resolved.expression.find('<') == std::string::npos)
+      return std::nullopt;
   } else if (kernels.size() == 1) {
     resolved.expression = kernels.front().name;
   } else {
@@ -126,6 +133,40 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
     cache->store(key, result);
   timings.compile_ms = ms_since(start);
   return result;
+}
+
+/// A kernel the source scan cannot see — spelled through a macro — found among the entries of
+/// the compiled module: the source is compiled to PTX and the entry's .param list is the
+/// signature, as for a .ptx file (pointers accept any buffer). Matches an extern "C" name or a
+/// C++ kernel's unqualified name; anything else is the scan's own error.
+ResolvedKernel resolve_from_module(const RunRequest& request, const KernelSource& source,
+                                   Context& context, const std::string& backend,
+                                   Timings& timings) {
+  CompileOptions options = request.compile;
+  CompileResult compiled =
+      compile_cached(context, source, options, backend, request.use_cache, timings);
+  if (compiled.binary_format == "cubin") { // the same compile, as PTX for the target's family
+    options.arch = "compute_" + compiled.target.substr(compiled.target.find('_') + 1);
+    compiled = compile_cached(context, source, options, backend, request.use_cache, timings);
+  }
+  const std::string& name = *request.kernel;
+  if (compiled.binary_format == "ptx") {
+    const std::string ptx(reinterpret_cast<const char*>(compiled.binary.data()),
+                          compiled.binary.size());
+    for (auto& entry : find_ptx_kernels(ptx, source.path.string())) {
+      std::string plain = demangled(entry.name);
+      plain = plain.substr(0, plain.find('('));
+      if (entry.name == name || plain == name ||
+          (plain.size() > name.size() && plain.ends_with("::" + name))) {
+        ResolvedKernel resolved;
+        resolved.expression = entry.name;
+        resolved.signature = std::move(entry);
+        return resolved;
+      }
+    }
+  }
+  (void)select_kernel(find_kernels(source.text), name); // throws the scan's "no kernel" error
+  throw usage_error(fmt::format("--kernel: no kernel '{}' in {}", name, source.path.string()));
 }
 
 // MemAvailable of /proc/meminfo: what the host can give without swapping.
@@ -270,8 +311,21 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   // The source, the kernel and its signature.
   KernelSource source = read_source(request);
   trace("source read");
-  ResolvedKernel kernel = resolve_kernel(request, source);
-  outcome.kernel = kernel.expression;
+  auto create_context = [&] {
+    const auto context_start = Clock::now();
+    run.context = context ? std::move(context)
+                          : target.device->create_context(context_options(request, device_output));
+    outcome.timings.context_ms = ms_since(context_start);
+    trace("context created");
+  };
+  std::optional<ResolvedKernel> resolved = resolve_kernel(request, source);
+  if (!resolved) {
+    create_context();
+    resolved = resolve_from_module(request, source, *run.context, outcome.backend,
+                                   outcome.timings);
+  }
+  ResolvedKernel& kernel = *resolved;
+  outcome.kernel = request.kernel ? *request.kernel : kernel.expression;
 
   if (request.save_dir)
     prepare_save_dir(*request.save_dir);
@@ -289,11 +343,8 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   std::vector<BoundArg> bound = bind_args(kernel.signature, specs);
   trace("arguments bound");
 
-  const auto context_start = Clock::now();
-  run.context = context ? std::move(context)
-                        : target.device->create_context(context_options(request, device_output));
-  outcome.timings.context_ms = ms_since(context_start);
-  trace("context created");
+  if (!run.context)
+    create_context();
 
   CompileOptions options = request.compile;
   if (kernel.needs_lowering)

@@ -378,6 +378,19 @@ std::string describe(const KernelParam& param) {
   return param.type.c_type + " " + param.name;
 }
 
+bool declares_kernel(const std::vector<KernelSignature>& kernels, std::string_view expression) {
+  std::string_view base = expression.substr(0, expression.find('<'));
+  while (!base.empty() && base.back() == ' ')
+    base.remove_suffix(1);
+  while (!base.empty() && base.front() == ' ')
+    base.remove_prefix(1);
+  return std::any_of(kernels.begin(), kernels.end(), [&](const KernelSignature& k) {
+    const auto colon = k.name.rfind("::");
+    return k.name == base ||
+           (colon != std::string::npos && std::string_view(k.name).substr(colon + 2) == base);
+  });
+}
+
 const KernelSignature& select_kernel(const std::vector<KernelSignature>& kernels,
                                      std::string_view expression) {
   std::string_view base = expression.substr(0, expression.find('<'));

@@ -52,7 +52,7 @@ struct KernelSignature {
 
 /// Every `__global__` function defined or declared in CUDA/HIP source, in source order; a kernel
 /// declared before it is defined appears once. Macros are not expanded: a kernel spelled through a
-/// macro is not found. Throws Error(usage) naming the kernel and parameter for a reference
+/// macro is not found here (prepare then looks for it among the compiled module's entries). Throws Error(usage) naming the kernel and parameter for a reference
 /// parameter (a host reference cannot be passed to a kernel).
 [[nodiscard]] std::vector<KernelSignature> find_kernels(std::string_view source);
 
@@ -62,6 +62,10 @@ struct KernelSignature {
 /// "FILE:LINE: what" for a parameter list that is not PTX.
 [[nodiscard]] std::vector<KernelSignature> find_ptx_kernels(std::string_view ptx,
                                                             std::string_view file_name = "ptx");
+
+/// Whether `kernels` has one that `expression` (NAME, ns::NAME, NAME<ARGS>) names.
+[[nodiscard]] bool declares_kernel(const std::vector<KernelSignature>& kernels,
+                                   std::string_view expression);
 
 /// The kernel named by `expression` ("saxpy" or "saxpy<float>"): the kernel whose name is the
 /// part before '<'. Throws Error(usage) listing the kernels found when there is none.

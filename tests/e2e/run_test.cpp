@@ -228,5 +228,36 @@ TEST(RunE2E, HistogramCountsEveryByte) {
   EXPECT_EQ(total, 100000.0);
 }
 
+// A kernel spelled through a macro is invisible to the source scan; gpurun finds it among the
+// compiled module's entries (extern "C" names and C++ kernels by their unqualified name) and
+// takes its parameters from the PTX, as for a .ptx file.
+TEST(RunE2E, KernelsDeclaredThroughMacrosRunFromTheCompiledModule) {
+  const auto dir = temp_dir();
+  std::ofstream(dir / "macro.cu") << R"(
+#define SCALE(NAME, T) \
+  extern "C" __global__ void NAME(T* v, T s, int n) { \
+    int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) v[i] *= s; }
+SCALE(scale_f32, float)
+SCALE(scale_f64, double)
+#define FILL(NAME) __global__ void NAME(int* v) { v[threadIdx.x] = 3 * threadIdx.x; }
+namespace ns { FILL(fill) }
+__global__ void plain(int* v) { v[0] = 1; }
+)";
+  const std::string src = (dir / "macro.cu").string() + " --backend cpu --no-cache --json";
+  auto r = run_gpurun(src + " --kernel scale_f64 --grid 1 --block 8 --arg v=f64[8]:iota "
+                            "--arg s=0.5 --arg n=6");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto v = nlohmann::json::parse(r.out)["buffers"]["v"]["values"].get<std::vector<double>>();
+  EXPECT_EQ(v, (std::vector<double>{0, 0.5, 1, 1.5, 2, 2.5, 6, 7}));
+  r = run_gpurun(src + " --kernel fill --grid 1 --block 4 --arg v=i32[4]:0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  v = nlohmann::json::parse(r.out)["buffers"]["v"]["values"].get<std::vector<double>>();
+  EXPECT_EQ(v, (std::vector<double>{0, 3, 6, 9}));
+  // A name in neither the source nor the module is still the scan's usage error.
+  r = run_gpurun(src + " --kernel nothere --grid 1 --block 1 --arg v=i32[1]:0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no kernel 'nothere' in the source"), std::string::npos) << r.err;
+}
+
 } // namespace
 } // namespace gpurun::test
