@@ -230,6 +230,8 @@ bool select_cp_async(const ptx::Instruction& in, Modifiers& m, OperandDecoder& o
   od.address(ops[0], dst);
   if (dst.flags & kFrameRelative)
     throw_unsupported(in, "destination is not shared memory");
+  if (dst.imm != static_cast<std::int32_t>(dst.imm)) // kept in Inst::aux
+    throw_unsupported(in, "destination displacement beyond 32 bits");
   out.b = dst.a;
   out.aux = static_cast<std::uint32_t>(static_cast<std::int32_t>(dst.imm));
   out.space = Space::global;
