@@ -60,3 +60,25 @@ A, B, C = tiles_of(16, 8, 16, 10, 23, (-12, 8), (-20, 20))
 save("k16_A", A, np.float16); save("k16_B", B, np.float16); save("k16_C", C, np.float32)
 A, B, C = tiles_of(16, 8, 8, 10, 23, (-12, 8), (-20, 20))
 save("k8_A", A, np.float16); save("k8_B", B, np.float16); save("k8_C", C, np.float32)
+
+# FP8 (m16n8k32): random bytes, in a third of the tiles drawn from a narrow band of exponents,
+# in one sixth any byte at all (NaNs included); the rest finite.
+def fp8_tiles(count, nan_bytes):
+    out = rng.integers(0, 256, size=(tiles, count), dtype=np.uint8)
+    for t in range(tiles):
+        kind = t % 6
+        if kind < 2:  # narrow: sign and mantissa random, exponent field in a band of 3
+            e = rng.integers(6, 9, size=count)
+            out[t] = (rng.integers(0, 2, size=count) << 7) | (e << 3) | rng.integers(0, 8, size=count)
+        elif kind < 5:
+            bad = np.isin(out[t], nan_bytes)
+            out[t][bad] = 0x38
+    return out
+
+
+A = fp8_tiles(512, [0x7f, 0xff, 0x7c, 0x7d, 0x7e, 0xfc, 0xfd, 0xfe])
+B = fp8_tiles(256, [0x7f, 0xff, 0x7c, 0x7d, 0x7e, 0xfc, 0xfd, 0xfe])
+np.save(f"{out}/fp8_A.npy", A.reshape(-1))
+np.save(f"{out}/fp8_B.npy", B.reshape(-1))
+_, _, C = tiles_of(16, 8, 32, 3, 23, (-9, 8), (-20, 20))
+save("fp8_C", C, np.float32)

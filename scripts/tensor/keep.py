@@ -23,3 +23,9 @@ for kernel, (p, m, n, k, c) in probes.items():
         a = np.load(f"{cap}/in/{p}_{part}.npy")[: tiles * count]
         np.save(f"{out}/{kernel}_{'C' if part == c else part}.npy", a)
     np.save(f"{out}/{kernel}_D.npy", np.load(f"{cap}/{kernel}/D.npy")[: tiles * m * n])
+
+# FP8 (m16n8k32): the three kernels share their inputs.
+for part, count in (("A", 512), ("B", 256), ("C", 128)):
+    np.save(f"{out}/fp8_{part}.npy", np.load(f"{cap}/in/fp8_{part}.npy")[: tiles * count])
+for kernel in ("mma_e4m3", "mma_e5m2", "mma_e4m3_e5m2"):
+    np.save(f"{out}/{kernel}_D.npy", np.load(f"{cap}/{kernel}/D.npy")[: tiles * 128])

@@ -103,6 +103,18 @@ TEST(TensorCoreE2E, ProductsAreTheH200sBitForBit) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(npy_data(out / "D.npy"), npy_data(in + "_D.npy"));
   }
+  // FP8 (m16n8k32): three kernels over the same bytes.
+  for (const char* kernel : {"mma_e4m3", "mma_e5m2", "mma_e4m3_e5m2"}) {
+    SCOPED_TRACE(kernel);
+    const std::string in = kData + "gpu/fp8_";
+    const auto out = dir / kernel;
+    auto r = run_gpurun(kData + "fp8.cu --backend cpu -q --kernel " + kernel +
+                        " --grid 3 --block 128 --arg A=u8[6144]:@" + in + "A.npy --arg B=u8[3072]:@" +
+                        in + "B.npy --arg C=f32[1536]:@" + in + "C.npy --arg D=f32[1536]:0 "
+                        "--arg tiles=12 --save " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(npy_data(out / "D.npy"), npy_data(kData + "gpu/" + kernel + "_D.npy"));
+  }
 }
 
 TEST(TensorCoreE2E, ConformanceKernelsGiveTheH200sOutputs) {

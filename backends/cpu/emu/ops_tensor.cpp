@@ -42,6 +42,8 @@ Coord coord_a(const MatrixOp& op, MatrixType t, int g, int q, int i) {
     return {g, q};
   case MatrixType::s8:
   case MatrixType::u8:
+  case MatrixType::e4m3:
+  case MatrixType::e5m2:
     if (op.k == 32)
       return {g + 8 * b2, 4 * q + (i & 3) + 16 * b3};
     if (op.m == 32)
@@ -71,6 +73,8 @@ Coord coord_b(const MatrixOp& op, MatrixType t, int g, int q, int i) { // {k, n}
     return {q, g};
   case MatrixType::s8:
   case MatrixType::u8:
+  case MatrixType::e4m3:
+  case MatrixType::e5m2:
     if (op.k == 32)
       return {4 * q + (i & 3) + 16 * b2, g};
     if (op.n == 32)
@@ -118,6 +122,8 @@ unsigned element_bytes(MatrixType t) {
   switch (t) {
   case MatrixType::s8:
   case MatrixType::u8:
+  case MatrixType::e4m3:
+  case MatrixType::e5m2:
     return 1;
   case MatrixType::f16:
   case MatrixType::bf16:
@@ -128,6 +134,14 @@ unsigned element_bytes(MatrixType t) {
   default:
     return 4;
   }
+}
+
+bool is_int8(MatrixType t) {
+  return t == MatrixType::s8 || t == MatrixType::u8;
+}
+
+bool is_fp8(MatrixType t) {
+  return t == MatrixType::e4m3 || t == MatrixType::e5m2;
 }
 
 /// Elements one fragment register holds: two halves, four bytes, or one value.
@@ -218,6 +232,11 @@ float float_value(std::uint64_t bits, MatrixType t) {
     return nm::bf16_to_f32(nm::BFloat16{static_cast<std::uint16_t>(bits)});
   case MatrixType::tf32:
     return nm::tf32_operand(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+  case MatrixType::e4m3:
+  case MatrixType::e5m2:
+    return nm::f16_to_f32(nm::fp8_to_f16(static_cast<std::uint8_t>(bits),
+                                         t == MatrixType::e4m3 ? nm::Fp8::e4m3 : nm::Fp8::e5m2,
+                                         false));
   default:
     return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
   }
@@ -297,6 +316,7 @@ void mma(Warp& w, const Inst& in, std::uint32_t mask) {
     const nm::MmaFormat format = op.atype == MatrixType::f16    ? nm::kMmaF16
                                  : op.atype == MatrixType::bf16 ? nm::kMmaBf16
                                                                 : nm::kMmaTf32;
+    const bool fp8 = is_fp8(op.atype);
     // wmma's m16n16k8 tf32 sums its k in two blocks of 4; mma.sync's m16n8k8 all 8 at once.
     const int block = op.atype == MatrixType::tf32 && op.wmma ? 4 : 16;
     for (int l = 0; l < kWarpSize; ++l)
@@ -306,6 +326,10 @@ void mma(Warp& w, const Inst& in, std::uint32_t mask) {
         for (int k = 0; k < op.k; ++k) {
           row[k] = a.at({at.row, k});
           col[k] = b.at({k, at.col});
+        }
+        if (fp8) {
+          out[l][i] = std::bit_cast<std::uint32_t>(nm::mma_dot_fp8(row.data(), col.data(), c.at(at)));
+          continue;
         }
         out[l][i] = op.dtype == MatrixType::f16
                         ? nm::mma_dot_f16(row.data(), col.data(), op.k, c.at(at), format).bits
@@ -376,7 +400,8 @@ std::optional<MatrixType> matrix_type(std::string_view s) {
   static constexpr std::pair<std::string_view, MatrixType> k_types[] = {
       {"f16", MatrixType::f16}, {"bf16", MatrixType::bf16}, {"tf32", MatrixType::tf32},
       {"f32", MatrixType::f32}, {"f64", MatrixType::f64},   {"s8", MatrixType::s8},
-      {"u8", MatrixType::u8},   {"s32", MatrixType::s32},   {"b16", MatrixType::b16}};
+      {"u8", MatrixType::u8},   {"s32", MatrixType::s32},   {"b16", MatrixType::b16},
+      {"e4m3", MatrixType::e4m3}, {"e5m2", MatrixType::e5m2}};
   for (const auto& [name, t] : k_types)
     if (name == s)
       return t;
@@ -415,18 +440,19 @@ Space take_space(Modifiers& m) {
   return s == "global" ? Space::global : s == "shared" ? Space::shared : Space::generic;
 }
 
-bool is_int8(MatrixType t) {
-  return t == MatrixType::s8 || t == MatrixType::u8;
-}
-
 // The shapes and type combinations implemented; anything else stays an unsupported instruction.
 bool valid_mma(const MatrixOp& op) {
   const auto shape = [&](int m, int n, int k) { return op.m == m && op.n == n && op.k == k; };
   const bool acc = (op.dtype == MatrixType::f32 || op.dtype == MatrixType::f16) &&
                    (op.ctype == MatrixType::f32 || op.ctype == MatrixType::f16);
-  if (op.atype != op.btype && !(is_int8(op.atype) && is_int8(op.btype)))
+  if (op.atype != op.btype && !(is_int8(op.atype) && is_int8(op.btype)) &&
+      !(is_fp8(op.atype) && is_fp8(op.btype)))
     return false;
   switch (op.atype) {
+  case MatrixType::e4m3:
+  case MatrixType::e5m2:
+    return !op.wmma && op.dtype == MatrixType::f32 && op.ctype == MatrixType::f32 &&
+           shape(16, 8, 32);
   case MatrixType::f16:
     // mma.sync's result and accumulator have one type (ptxas refuses the others); wmma mixes.
     return acc && (op.wmma || op.dtype == op.ctype) &&

@@ -147,7 +147,7 @@ struct Inst {
 };
 
 /// The element types of tensor-core operands (wmma, mma, ldmatrix).
-enum class MatrixType : std::uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32, b16 };
+enum class MatrixType : std::uint8_t { f16, bf16, tf32, f32, f64, s8, u8, s32, b16, e4m3, e5m2 };
 
 /// What a tensor-core instruction needs beyond an Inst: its shape, operand types and the
 /// registers of each fragment (up to 16 per operand). Inst::aux indexes Program::matrix_ops.

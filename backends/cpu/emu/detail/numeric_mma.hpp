@@ -138,9 +138,9 @@ struct MmaSum {
   float value = 0; ///< when decided
 };
 
-/// c + Σ a[i]·b[i] for i < n (n ≤ 16): `a` and `b` hold values of format `in`, `c` an f32.
-[[nodiscard]] inline MmaSum mma_block(const float* a, const float* b, int n, float c,
-                                      MmaFormat in) noexcept {
+/// c + Σ a[i]·b[i] for i < n (n ≤ 16): `a` holds values of format `fa`, `b` of `fb`, `c` an f32.
+[[nodiscard]] inline MmaSum mma_block(const float* a, MmaFormat fa, const float* b, MmaFormat fb,
+                                      int n, float c) noexcept {
   MmaSum out;
   // Infinities and NaNs first: the sum of what is not finite decides.
   bool nan = std::isnan(c), pos_inf = c == std::numeric_limits<float>::infinity(),
@@ -174,8 +174,8 @@ struct MmaSum {
   for (int i = 0; i < n && count < 16; ++i) {
     if (a[i] == 0 || b[i] == 0)
       continue;
-    const auto ta = detail::mma_term(a[i], in);
-    const auto tb = detail::mma_term(b[i], in);
+    const auto ta = detail::mma_term(a[i], fa);
+    const auto tb = detail::mma_term(b[i], fb);
     detail::MmaTerm p{ta.sig * tb.sig, ta.exp + tb.exp, ta.frac + tb.frac,
                       ta.negative != tb.negative};
     top = p.exp > top ? p.exp : top;
@@ -207,17 +207,36 @@ struct MmaSum {
 [[nodiscard]] inline float mma_dot_f32(const float* a, const float* b, int k, float c,
                                        MmaFormat in, int block) noexcept {
   for (int i = 0; i < k; i += block) {
-    const MmaSum s = mma_block(a + i, b + i, k - i < block ? k - i : block, c, in);
+    const MmaSum s = mma_block(a + i, in, b + i, in, k - i < block ? k - i : block, c);
     c = s.decided ? s.value : detail::mma_truncate_f32(s.sum, s.scale);
   }
   return c;
+}
+
+/// FP8 (m16n8k32): the products in two blocks of 16 — k with k % 4 < 2 first, then the rest, the
+/// first block's f32 result as the second's accumulator — and C added to that with an f32 add,
+/// rounded to nearest. `a` and `b` hold the FP8 values (exact in f16, and aligned as such).
+[[nodiscard]] inline float mma_dot_fp8(const float* a, const float* b, float c) noexcept {
+  float block_a[2][16], block_b[2][16];
+  for (int i = 0; i < 32; ++i) {
+    const int half = (i & 3) >> 1, at = (i >> 2) * 2 + (i & 1);
+    block_a[half][at] = a[i];
+    block_b[half][at] = b[i];
+  }
+  float sum = 0.0f;
+  for (int half = 0; half < 2; ++half) {
+    const MmaSum s = mma_block(block_a[half], kMmaF16, block_b[half], kMmaF16, 16, sum);
+    sum = s.decided ? s.value : detail::mma_truncate_f32(s.sum, s.scale);
+  }
+  const float d = sum + c;
+  return std::isnan(d) ? f32_from_bits(canonical_nan_f32) : d;
 }
 
 /// The same with an f16 result (f16 inputs, k ≤ 16): the aligned sum rounded to nearest into
 /// f16 once; a result that rounds to zero is +0.
 [[nodiscard]] inline Half mma_dot_f16(const float* a, const float* b, int k, float c,
                                       MmaFormat in) noexcept {
-  const MmaSum s = mma_block(a, b, k, c, in);
+  const MmaSum s = mma_block(a, in, b, in, k, c);
   if (s.decided)
     return f32_to_f16(s.value, Round::rn);
   const Half h = f64_to_f16(std::ldexp(static_cast<double>(s.sum), s.scale), Round::rn);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/cpu/emu/detail/numeric_mma.hpp"
+#include "backends/cpu/emu/numeric.hpp"
 
 namespace gpurun::emu::numeric {
 namespace {
@@ -75,6 +76,30 @@ TEST(NumericMma, F16ResultIsRoundedOnceAndUnderflowIsPositiveZero) {
   EXPECT_EQ(f16_to_f32(mma_dot_f16(a, b, 1, 0x1p-20f, kMmaF32)), 110.875f);
   float t[1] = {-0x1p-26f};
   EXPECT_EQ(mma_dot_f16(t, b, 1, 0, kMmaF32).bits, 0); // rounds to zero: +0, not −0
+}
+
+// mma.sync m16n8k32 .e4m3 × .e5m2 on the H200: two blocks of 16 products (k % 4 < 2 first), then
+// C with an f32 add. The e4m3 subnormal 0x07 (7/8 · 2^-6) times 128 leads the first block with
+// the exponent of 1.75 (its own, as an f16 value), not e4m3's smallest exponent + 7: with the
+// latter the result is 0x457c18dd.
+TEST(NumericMma, Fp8ProductsAsTheH200GivesThem) {
+  const std::uint8_t a8[32] = {0x07, 0x89, 0x72, 0xb9, 0x48, 0x0f, 0x9a, 0x3e, 0xb2, 0x4b, 0xf2,
+                               0x19, 0x81, 0x6e, 0xc5, 0x06, 0xed, 0x0d, 0x09, 0x3f, 0xc1, 0xf0,
+                               0xde, 0x8e, 0x71, 0x07, 0xa2, 0x3e, 0x5c, 0x54, 0xfb, 0x38};
+  const std::uint8_t b8[32] = {0x58, 0x98, 0x56, 0x01, 0x21, 0x24, 0x97, 0x28, 0xbc, 0x38, 0xad,
+                               0x13, 0x78, 0x19, 0xbc, 0x97, 0xa9, 0x3f, 0x1c, 0x4f, 0x94, 0x38,
+                               0x25, 0x02, 0x8f, 0x8a, 0x12, 0xb9, 0x0e, 0x0e, 0x50, 0x9a};
+  float a[32], b[32];
+  for (int i = 0; i < 32; ++i) {
+    a[i] = f16_to_f32(fp8_to_f16(a8[i], Fp8::e4m3, false));
+    b[i] = f16_to_f32(fp8_to_f16(b8[i], Fp8::e5m2, false));
+  }
+  EXPECT_EQ(bits(mma_dot_fp8(a, b, f32(0xc129b278))), 0x457c18deu);
+  // C is added last, rounded to nearest: a huge C leaves the products' sum only its rounding.
+  float one[32] = {}, two[32] = {};
+  one[0] = 1.0f, two[0] = 0x1p-2f;
+  EXPECT_EQ(mma_dot_fp8(one, two, 0x1p24f), 0x1p24f); // 2^24 + 1/4 rounds to 2^24
+  EXPECT_EQ(bits(mma_dot_fp8(one, two, f32(0x7fc00000))), canonical_nan_f32);
 }
 
 TEST(NumericMma, IntegerProductsWrapOrSaturate) {
