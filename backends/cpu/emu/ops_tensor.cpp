@@ -1,8 +1,9 @@
 // Tensor-core instructions: wmma.load / wmma.store / wmma.mma, mma.sync, ldmatrix and stmatrix.
 // They are warp-wide: every lane holds a piece (a fragment) of each matrix. Where each element
 // lives — lane, register, half of a register — is the GPU's own layout, measured on an H200 for
-// wmma (tests/data/tensor/layout.cu, captured by scripts/tensor/run.sh) and as the PTX ISA documents it for mma.sync and ldmatrix; the
-// arithmetic is that of detail/numeric_mma.hpp. docs/tensor-cores.md has both.
+// wmma (tests/data/tensor/layout.cu, captured by scripts/tensor/run.sh) and as the PTX ISA
+// documents it for mma.sync and ldmatrix; the arithmetic is that of detail/numeric_mma.hpp.
+// docs/tensor-cores.md has both.
 #include <array>
 #include <bit>
 #include <cstdio>
@@ -270,72 +271,65 @@ void gather(const Warp& w, const MatrixOp& op, Use use, MatrixType t,
       out.at(coord(op, use, t, l, i)) = value(element_bits(w, regs, t, l, i));
 }
 
+using Outputs = std::array<std::array<std::uint64_t, 16>, kWarpSize>;
+
+// A, B and C gathered from every lane's fragment (each element through `value`), then each of D's
+// elements as `dot(row of A, column of B, its C)`, in the bits D's register holds.
+template <class T, class Value, class Dot>
+void products(const Warp& w, const MatrixOp& op, Value value, Dot dot, Outputs& out) {
+  Dense<T> a, b, c;
+  gather(w, op, Use::a, op.atype, op.a, a, [&](std::uint64_t v) { return value(v, op.atype); });
+  gather(w, op, Use::b, op.btype, op.b, b, [&](std::uint64_t v) { return value(v, op.btype); });
+  gather(w, op, Use::c, op.ctype, op.c, c, [&](std::uint64_t v) { return value(v, op.ctype); });
+  const int elements = static_cast<int>(op.d.size() * per_register(op.dtype));
+  for (int l = 0; l < kWarpSize; ++l)
+    for (int i = 0; i < elements; ++i) {
+      const Coord at = coord(op, Use::c, op.dtype, l, i);
+      std::array<T, kMaxDim> row{}, col{};
+      for (int k = 0; k < op.k; ++k) {
+        row[k] = a.at({at.row, k});
+        col[k] = b.at({k, at.col});
+      }
+      out[l][i] = dot(row.data(), col.data(), c.at(at));
+    }
+}
+
 void mma(Warp& w, const Inst& in, std::uint32_t mask) {
   const MatrixOp& op = w.block->launch->program->matrix_ops[in.aux];
   require_full_warp(w, mask, op.wmma ? "wmma.mma" : "mma.sync");
-  const int elements = static_cast<int>(op.d.size() * per_register(op.dtype));
-  std::array<std::array<std::uint64_t, 16>, kWarpSize> out{};
-
-  if (op.atype == MatrixType::s8 || op.atype == MatrixType::u8) {
-    Dense<std::int32_t> a, b, c;
-    gather(w, op, Use::a, op.atype, op.a, a, [&](std::uint64_t v) { return int_value(v, op.atype); });
-    gather(w, op, Use::b, op.btype, op.b, b, [&](std::uint64_t v) { return int_value(v, op.btype); });
-    gather(w, op, Use::c, op.ctype, op.c, c, [&](std::uint64_t v) { return int_value(v, op.ctype); });
-    for (int l = 0; l < kWarpSize; ++l)
-      for (int i = 0; i < elements; ++i) {
-        const Coord at = coord(op, Use::c, op.dtype, l, i);
-        std::array<std::int32_t, kMaxDim> row{}, col{};
-        for (int k = 0; k < op.k; ++k) {
-          row[k] = a.at({at.row, k});
-          col[k] = b.at({k, at.col});
-        }
-        out[l][i] = static_cast<std::uint32_t>(
-            nm::mma_dot_s32(row.data(), col.data(), op.k, c.at(at), op.satfinite));
-      }
+  Outputs out{};
+  if (is_int8(op.atype)) {
+    products<std::int32_t>(
+        w, op, int_value,
+        [&](const std::int32_t* a, const std::int32_t* b, std::int32_t c) {
+          return std::uint64_t{
+              static_cast<std::uint32_t>(nm::mma_dot_s32(a, b, op.k, c, op.satfinite))};
+        },
+        out);
   } else if (op.atype == MatrixType::f64) {
-    Dense<double> a, b, c;
-    auto f64 = [](std::uint64_t v) { return std::bit_cast<double>(v); };
-    gather(w, op, Use::a, op.atype, op.a, a, f64);
-    gather(w, op, Use::b, op.btype, op.b, b, f64);
-    gather(w, op, Use::c, op.ctype, op.c, c, f64);
-    for (int l = 0; l < kWarpSize; ++l)
-      for (int i = 0; i < elements; ++i) {
-        const Coord at = coord(op, Use::c, op.dtype, l, i);
-        std::array<double, kMaxDim> row{}, col{};
-        for (int k = 0; k < op.k; ++k) {
-          row[k] = a.at({at.row, k});
-          col[k] = b.at({k, at.col});
-        }
-        out[l][i] = std::bit_cast<std::uint64_t>(nm::mma_dot_f64(row.data(), col.data(), op.k, c.at(at)));
-      }
+    products<double>(
+        w, op, [](std::uint64_t v, MatrixType) { return std::bit_cast<double>(v); },
+        [&](const double* a, const double* b, double c) {
+          return std::bit_cast<std::uint64_t>(nm::mma_dot_f64(a, b, op.k, c));
+        },
+        out);
   } else {
-    Dense<float> a, b, c;
-    gather(w, op, Use::a, op.atype, op.a, a, [&](std::uint64_t v) { return float_value(v, op.atype); });
-    gather(w, op, Use::b, op.btype, op.b, b, [&](std::uint64_t v) { return float_value(v, op.btype); });
-    gather(w, op, Use::c, op.ctype, op.c, c, [&](std::uint64_t v) { return float_value(v, op.ctype); });
     const nm::MmaFormat format = op.atype == MatrixType::f16    ? nm::kMmaF16
                                  : op.atype == MatrixType::bf16 ? nm::kMmaBf16
                                                                 : nm::kMmaTf32;
-    const bool fp8 = is_fp8(op.atype);
     // wmma's m16n16k8 tf32 sums its k in two blocks of 4; mma.sync's m16n8k8 all 8 at once.
     const int block = op.atype == MatrixType::tf32 && op.wmma ? 4 : 16;
-    for (int l = 0; l < kWarpSize; ++l)
-      for (int i = 0; i < elements; ++i) {
-        const Coord at = coord(op, Use::c, op.dtype, l, i);
-        std::array<float, kMaxDim> row{}, col{};
-        for (int k = 0; k < op.k; ++k) {
-          row[k] = a.at({at.row, k});
-          col[k] = b.at({k, at.col});
-        }
-        if (fp8) {
-          out[l][i] = std::bit_cast<std::uint32_t>(nm::mma_dot_fp8(row.data(), col.data(), c.at(at)));
-          continue;
-        }
-        out[l][i] = op.dtype == MatrixType::f16
-                        ? nm::mma_dot_f16(row.data(), col.data(), op.k, c.at(at), format).bits
-                        : std::uint64_t{std::bit_cast<std::uint32_t>(
-                              nm::mma_dot_f32(row.data(), col.data(), op.k, c.at(at), format, block))};
-      }
+    products<float>(
+        w, op, float_value,
+        [&](const float* a, const float* b, float c) {
+          if (is_fp8(op.atype))
+            return std::uint64_t{std::bit_cast<std::uint32_t>(nm::mma_dot_fp8(a, b, c))};
+          if (op.dtype == MatrixType::f16)
+            return std::uint64_t{nm::mma_dot_f16(a, b, op.k, c, format).bits};
+          return std::uint64_t{
+              std::bit_cast<std::uint32_t>(nm::mma_dot_f32(a, b, op.k, c, format, block))};
+        },
+        out);
   }
 
   // Registers are written after every input was read: d may name c's registers.
@@ -398,9 +392,9 @@ bool parse_shape(std::string_view s, MatrixOp& op) {
 
 std::optional<MatrixType> matrix_type(std::string_view s) {
   static constexpr std::pair<std::string_view, MatrixType> k_types[] = {
-      {"f16", MatrixType::f16}, {"bf16", MatrixType::bf16}, {"tf32", MatrixType::tf32},
-      {"f32", MatrixType::f32}, {"f64", MatrixType::f64},   {"s8", MatrixType::s8},
-      {"u8", MatrixType::u8},   {"s32", MatrixType::s32},   {"b16", MatrixType::b16},
+      {"f16", MatrixType::f16},   {"bf16", MatrixType::bf16}, {"tf32", MatrixType::tf32},
+      {"f32", MatrixType::f32},   {"f64", MatrixType::f64},   {"s8", MatrixType::s8},
+      {"u8", MatrixType::u8},     {"s32", MatrixType::s32},   {"b16", MatrixType::b16},
       {"e4m3", MatrixType::e4m3}, {"e5m2", MatrixType::e5m2}};
   for (const auto& [name, t] : k_types)
     if (name == s)
@@ -409,8 +403,8 @@ std::optional<MatrixType> matrix_type(std::string_view s) {
 }
 
 /// The type modifiers in source order (consumed), and the shape.
-std::vector<MatrixType> take_matrix_types(const ptx::Instruction& in, Modifiers& m,
-                                          MatrixOp& op, bool& shape) {
+std::vector<MatrixType> take_matrix_types(const ptx::Instruction& in, Modifiers& m, MatrixOp& op,
+                                          bool& shape) {
   std::vector<MatrixType> types;
   for (const std::string& mod : in.modifiers) {
     if (auto t = matrix_type(mod); t && m.take(mod))
@@ -483,8 +477,8 @@ bool valid_fragment(const MatrixOp& op) {
   if (op.use == Use::c) {
     // The accumulator types go with one input type each (f16/f32 with f16, s32 with 8-bit).
     mma.dtype = mma.ctype = op.type;
-    mma.atype = mma.btype = op.type == MatrixType::s32   ? MatrixType::s8
-                            : op.type == MatrixType::f64 ? MatrixType::f64
+    mma.atype = mma.btype = op.type == MatrixType::s32              ? MatrixType::s8
+                            : op.type == MatrixType::f64            ? MatrixType::f64
                             : op.m == 16 && op.n == 16 && op.k == 8 ? MatrixType::tf32
                                                                     : MatrixType::f16;
   } else {
@@ -508,6 +502,23 @@ std::size_t fragment_registers(const MatrixOp& op, Use use, MatrixType t) {
 
 Type register_type(MatrixType t) {
   return t == MatrixType::f64 ? Type::b64 : Type::b32;
+}
+
+// The d, a, b, c operands of wmma.mma / mma.sync, once the shape and types are known: a
+// combination outside the implemented set, or a fragment of the wrong size, is unsupported.
+void mma_fragments(const ptx::Instruction& in, OperandDecoder& od, MatrixOp& op) {
+  if (!valid_mma(op))
+    throw_unsupported(in, "this shape and type combination is not implemented");
+  const auto& ops = in.operands;
+  op.d = fragment(in, ops[0], od, true, register_type(op.dtype));
+  op.a = fragment(in, ops[1], od, false, register_type(op.atype));
+  op.b = fragment(in, ops[2], od, false, register_type(op.btype));
+  op.c = fragment(in, ops[3], od, false, register_type(op.ctype));
+  if (op.d.size() != fragment_registers(op, Use::c, op.dtype) ||
+      op.a.size() != fragment_registers(op, Use::a, op.atype) ||
+      op.b.size() != fragment_registers(op, Use::b, op.btype) ||
+      op.c.size() != fragment_registers(op, Use::c, op.ctype))
+    throw_unsupported(in, "fragment register count");
 }
 
 bool select_wmma(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
@@ -551,17 +562,7 @@ bool select_wmma(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, I
   }
 
   if (op.kind == MatrixOp::Kind::mma) {
-    if (!valid_mma(op))
-      throw_unsupported(in, "this shape and type combination is not implemented");
-    op.d = fragment(in, ops[0], od, true, register_type(op.dtype));
-    op.a = fragment(in, ops[1], od, false, register_type(op.atype));
-    op.b = fragment(in, ops[2], od, false, register_type(op.btype));
-    op.c = fragment(in, ops[3], od, false, register_type(op.ctype));
-    if (op.d.size() != fragment_registers(op, Use::c, op.dtype) ||
-        op.a.size() != fragment_registers(op, Use::a, op.atype) ||
-        op.b.size() != fragment_registers(op, Use::b, op.btype) ||
-        op.c.size() != fragment_registers(op, Use::c, op.ctype))
-      throw_unsupported(in, "fragment register count");
+    mma_fragments(in, od, op);
     out.fn = &mma;
   } else {
     const bool load = op.kind == MatrixOp::Kind::load;
@@ -597,18 +598,7 @@ bool select_mma_sync(const ptx::Instruction& in, Modifiers& m, OperandDecoder& o
   op.atype = types[1];
   op.btype = types[2];
   op.ctype = types[3];
-  if (!valid_mma(op))
-    throw_unsupported(in, "this shape and type combination is not implemented");
-  const auto& ops = in.operands;
-  op.d = fragment(in, ops[0], od, true, register_type(op.dtype));
-  op.a = fragment(in, ops[1], od, false, register_type(op.atype));
-  op.b = fragment(in, ops[2], od, false, register_type(op.btype));
-  op.c = fragment(in, ops[3], od, false, register_type(op.ctype));
-  if (op.d.size() != fragment_registers(op, Use::c, op.dtype) ||
-      op.a.size() != fragment_registers(op, Use::a, op.atype) ||
-      op.b.size() != fragment_registers(op, Use::b, op.btype) ||
-      op.c.size() != fragment_registers(op, Use::c, op.ctype))
-    throw_unsupported(in, "fragment register count");
+  mma_fragments(in, od, op);
   out.fn = &mma;
   out.aux = od.add_matrix_op(std::move(op));
   return true;
