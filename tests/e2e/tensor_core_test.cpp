@@ -82,24 +82,25 @@ struct Probe {
 TEST(TensorCoreE2E, ProductsAreTheH200sBitForBit) {
   const auto dir = temp_dir();
   const int tiles = 12;
-  for (const Probe& p : {Probe{"wmma_f16_f32", 16, 16, 16, "f16", "f32"},
-                         Probe{"wmma_f16_f16", 16, 16, 16, "f16", "f16"},
-                         Probe{"wmma_bf16_f32", 16, 16, 16, "bf16", "f32"},
-                         Probe{"wmma_tf32_f32", 16, 16, 8, "f32", "f32"},
-                         Probe{"wmma_f64", 8, 8, 4, "f64", "f64"},
-                         Probe{"mma_f16_k16", 16, 8, 16, "f16", "f32"},
-                         Probe{"mma_f16_k8", 16, 8, 8, "f16", "f32"}}) {
+  for (const Probe& p :
+       {Probe{"wmma_f16_f32", 16, 16, 16, "f16", "f32"},
+        Probe{"wmma_f16_f16", 16, 16, 16, "f16", "f16"},
+        Probe{"wmma_bf16_f32", 16, 16, 16, "bf16", "f32"},
+        Probe{"wmma_tf32_f32", 16, 16, 8, "f32", "f32"}, Probe{"wmma_f64", 8, 8, 4, "f64", "f64"},
+        Probe{"mma_f16_k16", 16, 8, 16, "f16", "f32"},
+        Probe{"mma_f16_k8", 16, 8, 8, "f16", "f32"}}) {
     SCOPED_TRACE(p.kernel);
     const std::string in = kData + "gpu/" + p.kernel;
     auto arg = [&](const char* name, const char* type, int count, const std::string& fill) {
       return fmt::format(" --arg '{}={}[{}]:{}'", name, type, tiles * count, fill);
     };
     const auto out = dir / p.kernel;
-    auto r = run_gpurun(kData + "numerics.cu --backend cpu -q --kernel " + p.kernel +
-                        " --grid 3 --block 128" + arg("A", p.atype, p.m * p.k, "@" + in + "_A.npy") +
-                        arg("B", p.atype, p.k * p.n, "@" + in + "_B.npy") +
-                        arg("C", p.ctype, p.m * p.n, "@" + in + "_C.npy") +
-                        arg("D", p.ctype, p.m * p.n, "0") + " --arg tiles=12 --save " + out.string());
+    auto r =
+        run_gpurun(kData + "numerics.cu --backend cpu -q --kernel " + p.kernel +
+                   " --grid 3 --block 128" + arg("A", p.atype, p.m * p.k, "@" + in + "_A.npy") +
+                   arg("B", p.atype, p.k * p.n, "@" + in + "_B.npy") +
+                   arg("C", p.ctype, p.m * p.n, "@" + in + "_C.npy") +
+                   arg("D", p.ctype, p.m * p.n, "0") + " --arg tiles=12 --save " + out.string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(npy_data(out / "D.npy"), npy_data(in + "_D.npy"));
   }
@@ -109,9 +110,11 @@ TEST(TensorCoreE2E, ProductsAreTheH200sBitForBit) {
     const std::string in = kData + "gpu/fp8_";
     const auto out = dir / kernel;
     auto r = run_gpurun(kData + "fp8.cu --backend cpu -q --kernel " + kernel +
-                        " --grid 3 --block 128 --arg A=u8[6144]:@" + in + "A.npy --arg B=u8[3072]:@" +
-                        in + "B.npy --arg C=f32[1536]:@" + in + "C.npy --arg D=f32[1536]:0 "
-                        "--arg tiles=12 --save " + out.string());
+                        " --grid 3 --block 128 --arg A=u8[6144]:@" + in +
+                        "A.npy --arg B=u8[3072]:@" + in + "B.npy --arg C=f32[1536]:@" + in +
+                        "C.npy --arg D=f32[1536]:0 "
+                        "--arg tiles=12 --save " +
+                        out.string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(npy_data(out / "D.npy"), npy_data(kData + "gpu/" + kernel + "_D.npy"));
   }
@@ -125,7 +128,8 @@ TEST(TensorCoreE2E, ConformanceKernelsGiveTheH200sOutputs) {
     auto r = run_gpurun(std::string("tests/data/conformance/") + spec +
                         ".json --backend cpu -q --save " + (dir / spec).string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const auto& entry : std::filesystem::directory_iterator(kept(kData + "gpu/conformance/" + spec))) {
+    for (const auto& entry :
+         std::filesystem::directory_iterator(kept(kData + "gpu/conformance/" + spec))) {
       SCOPED_TRACE(entry.path().filename().string());
       EXPECT_EQ(npy_data(dir / spec / entry.path().filename()), npy_data(entry.path()));
       ++compared;

@@ -6,25 +6,21 @@
 
 // Copies `size_and_align` bytes (4, 8 or 16; both pointers aligned to it) from global `src` to
 // shared `dst`, the last `zfill` of them as zeros instead of data.
-__GPURUN_DEVICE__ void __pipeline_memcpy_async(void* __restrict__ dst,
-                                               const void* __restrict__ src,
+__GPURUN_DEVICE__ void __pipeline_memcpy_async(void* __restrict__ dst, const void* __restrict__ src,
                                                size_t size_and_align, size_t zfill = 0) {
   const unsigned int to = static_cast<unsigned int>(__cvta_generic_to_shared(dst));
   const unsigned int src_size = static_cast<unsigned int>(size_and_align - zfill);
   switch (size_and_align) {
   case 16:
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(to), "l"(src),
-                 "r"(src_size)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(to), "l"(src), "r"(src_size)
                  : "memory");
     break;
   case 8:
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(to), "l"(src),
-                 "r"(src_size)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(to), "l"(src), "r"(src_size)
                  : "memory");
     break;
   default:
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(to), "l"(src),
-                 "r"(src_size)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(to), "l"(src), "r"(src_size)
                  : "memory");
     break;
   }

@@ -28,12 +28,8 @@ template <class T, int N> struct fragment_base {
   typedef T storage_element_type;
   T x[N];
 };
-template <class L> struct layout_code {
-  static constexpr int value = 0;
-};
-template <> struct layout_code<col_major> {
-  static constexpr int value = 1;
-};
+template <class L> struct layout_code { static constexpr int value = 0; };
+template <> struct layout_code<col_major> { static constexpr int value = 1; };
 // mma's layout argument: A's layout in bit 1, B's in bit 0 (0 row-major, 1 column-major).
 template <class LA, class LB> struct mma_layout {
   static constexpr int value = layout_code<LA>::value * 2 + layout_code<LB>::value;
@@ -96,7 +92,8 @@ __GPURUN_DEVICE__ void fill_fragment(fragment<Use, M, N, K, T, L>& f, const V& v
     f.x[i] = v;
 }
 
-// ---- load_matrix_sync for A and B: the layout is the fragment's ----------------------------------
+// ---- load_matrix_sync for A and B: the layout is the fragment's
+// ----------------------------------
 #define __GPURUN_LOAD_AB(USE, M, N, K, T, MEM, BUILTIN, PTR)                                       \
   template <class L>                                                                               \
   __GPURUN_DEVICE__ void load_matrix_sync(fragment<USE, M, N, K, T, L>& f, const MEM* p,           \
@@ -110,10 +107,10 @@ __GPURUN_DEVICE__ void fill_fragment(fragment<Use, M, N, K, T, L>& f, const V& v
                    __mma_bf16_m##M##n##N##k##K##_ld_a, int)                                        \
   __GPURUN_LOAD_AB(matrix_b, M, N, K, __nv_bfloat16, __nv_bfloat16,                                \
                    __mma_bf16_m##M##n##N##k##K##_ld_b, int)                                        \
-  __GPURUN_LOAD_AB(matrix_a, M, N, K, signed char, signed char,                                    \
-                   __imma_m##M##n##N##k##K##_ld_a_s8, int)                                         \
-  __GPURUN_LOAD_AB(matrix_b, M, N, K, signed char, signed char,                                    \
-                   __imma_m##M##n##N##k##K##_ld_b_s8, int)                                         \
+  __GPURUN_LOAD_AB(matrix_a, M, N, K, signed char, signed char, __imma_m##M##n##N##k##K##_ld_a_s8, \
+                   int)                                                                            \
+  __GPURUN_LOAD_AB(matrix_b, M, N, K, signed char, signed char, __imma_m##M##n##N##k##K##_ld_b_s8, \
+                   int)                                                                            \
   __GPURUN_LOAD_AB(matrix_a, M, N, K, unsigned char, unsigned char,                                \
                    __imma_m##M##n##N##k##K##_ld_a_u8, int)                                         \
   __GPURUN_LOAD_AB(matrix_b, M, N, K, unsigned char, unsigned char,                                \
@@ -128,7 +125,8 @@ __GPURUN_LOAD_AB(matrix_b, 8, 8, 4, double, double, __dmma_m8n8k4_ld_b, double)
 #undef __GPURUN_LOAD_SHAPE
 #undef __GPURUN_LOAD_AB
 
-// ---- accumulators: load and store with the memory layout as an argument --------------------------
+// ---- accumulators: load and store with the memory layout as an argument
+// --------------------------
 #define __GPURUN_ACC_IO(M, N, K, T, LOAD, STORE, PTR)                                              \
   __GPURUN_DEVICE__ void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const T* p,        \
                                           unsigned ldm, layout_t layout) {                         \
@@ -159,7 +157,8 @@ __GPURUN_ACC_IO(8, 8, 4, double, __dmma_m8n8k4_ld_c, __dmma_m8n8k4_st_c_f64, dou
 #undef __GPURUN_ACC_SHAPE
 #undef __GPURUN_ACC_IO
 
-// ---- mma_sync -------------------------------------------------------------------------------------
+// ---- mma_sync
+// -------------------------------------------------------------------------------------
 #define __GPURUN_MMA(M, N, K, T, D, C, BUILTIN, DPTR, APTR, CPTR)                                  \
   template <class LA, class LB>                                                                    \
   __GPURUN_DEVICE__ void mma_sync(fragment<accumulator, M, N, K, D>& d,                            \

@@ -4,9 +4,9 @@
 // - f16, bf16 and tf32 inputs with an f32 accumulator: every product a·b is exact; the products
 //   of a block of k (the whole k, except wmma's m16n16k8 tf32, which takes two blocks of 4) and
 //   the accumulator are aligned to the largest exponent among them and each is truncated toward
-//   zero to 25 fraction bits below it; their sum, exact, is truncated toward zero to f32. tf32 inputs use the top 19 bits of their f32
-//   register (the low 13 are ignored). Exponents are the formats' own: a subnormal input counts
-//   as the smallest normal exponent.
+//   zero to 25 fraction bits below it; their sum, exact, is truncated toward zero to f32. tf32
+//   inputs use the top 19 bits of their f32 register (the low 13 are ignored). Exponents are the
+//   formats' own: a subnormal input counts as the smallest normal exponent.
 // - an f16 result: the same aligned sum rounded to nearest into f16, once; a result that rounds
 //   to zero is +0 whatever its sign.
 // - f64: a chain of fused multiply-adds in k order, each rounded to nearest.
@@ -45,7 +45,8 @@ inline constexpr MmaFormat kMmaF32{23, -126};
 /// the magnitude's bits whatever they hold — 2^12 added (at most up to 0x7fffffff), the low 13
 /// bits cleared — so a NaN can become ∞ or another NaN; its .satfinite then takes 2^13 off any
 /// magnitude from ∞'s up. .rn and .rz give 0x7fffe000 for every NaN.
-[[nodiscard]] inline std::uint32_t f32_to_tf32(float x, Round r, bool relu, bool satfinite) noexcept {
+[[nodiscard]] inline std::uint32_t f32_to_tf32(float x, Round r, bool relu,
+                                               bool satfinite) noexcept {
   const std::uint32_t b = std::bit_cast<std::uint32_t>(x);
   const std::uint32_t sign = b & 0x80000000u;
   std::uint32_t mag = b & 0x7fffffffu;
@@ -107,7 +108,8 @@ struct MmaTerm {
   if (sum == 0)
     return 0.0f;
   const bool negative = sum < 0;
-  std::uint64_t m = negative ? 0 - static_cast<std::uint64_t>(sum) : static_cast<std::uint64_t>(sum);
+  std::uint64_t m =
+      negative ? 0 - static_cast<std::uint64_t>(sum) : static_cast<std::uint64_t>(sum);
   const int bits = std::bit_width(m);
   const int value_exp = bits - 1 + scale;
   if (value_exp > 127)
@@ -163,8 +165,8 @@ struct MmaSum {
     return out;
   }
   if (out.decided) {
-    out.value = pos_inf ? std::numeric_limits<float>::infinity()
-                        : -std::numeric_limits<float>::infinity();
+    out.value =
+        pos_inf ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
     return out;
   }
 
@@ -204,8 +206,8 @@ struct MmaSum {
 
 /// c + Σ a[i]·b[i] for i < k with an f32 accumulator, in blocks of `block` k values; each
 /// block's sum truncated to f32.
-[[nodiscard]] inline float mma_dot_f32(const float* a, const float* b, int k, float c,
-                                       MmaFormat in, int block) noexcept {
+[[nodiscard]] inline float mma_dot_f32(const float* a, const float* b, int k, float c, MmaFormat in,
+                                       int block) noexcept {
   for (int i = 0; i < k; i += block) {
     const MmaSum s = mma_block(a + i, in, b + i, in, k - i < block ? k - i : block, c);
     c = s.decided ? s.value : detail::mma_truncate_f32(s.sum, s.scale);

@@ -50,11 +50,13 @@ TEST(NumericMma, AlignmentKeeps25BitsBelowTheLargestExponent) {
   float a[3] = {one, tiny, tiny}, b[3] = {1, 1, 1};
   EXPECT_EQ(mma_dot_f32(a, b, 3, 0, kMmaF32, 16), 1.0f);
   // Eight terms of 2^-24 make 2^-21, which f32 keeps next to 1.
-  float c[9] = {one, 0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f};
+  float c[9] = {one,      0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f,
+                0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f};
   float ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
   EXPECT_EQ(mma_dot_f32(c, ones, 9, 0, kMmaF32, 16), 1.0f + 0x1p-21f);
   // Terms below 2^-25 of the largest vanish, however many there are.
-  float d[9] = {one, 0x1p-26f, 0x1p-26f, 0x1p-26f, 0x1p-26f, 0x1p-26f, 0x1p-26f, 0x1p-26f, 0x1p-26f};
+  float d[9] = {one,      0x1p-26f, 0x1p-26f, 0x1p-26f, 0x1p-26f,
+                0x1p-26f, 0x1p-26f, 0x1p-26f, 0x1p-26f};
   EXPECT_EQ(mma_dot_f32(d, ones, 9, 0, kMmaF32, 16), 1.0f);
 }
 
@@ -63,7 +65,7 @@ TEST(NumericMma, NonFiniteOperands) {
   float a[2] = {inf, 1}, b[2] = {1, 2};
   EXPECT_EQ(mma_dot_f32(a, b, 2, 5, kMmaF16, 16), inf);
   float z[2] = {inf, 0}, zb[2] = {0, 1};
-  EXPECT_EQ(bits(mma_dot_f32(z, zb, 2, 0, kMmaF16, 16)), canonical_nan_f32); // ∞·0
+  EXPECT_EQ(bits(mma_dot_f32(z, zb, 2, 0, kMmaF16, 16)), canonical_nan_f32);   // ∞·0
   EXPECT_EQ(bits(mma_dot_f32(a, b, 2, -inf, kMmaF16, 16)), canonical_nan_f32); // ∞ − ∞
 }
 
@@ -104,7 +106,8 @@ TEST(NumericMma, Fp8ProductsAsTheH200GivesThem) {
 
 TEST(NumericMma, IntegerProductsWrapOrSaturate) {
   std::int32_t a[2] = {127, 127}, b[2] = {127, 127};
-  EXPECT_EQ(mma_dot_s32(a, b, 2, 0x7fffff00, false), static_cast<std::int32_t>(0x7fffff00u + 32258u));
+  EXPECT_EQ(mma_dot_s32(a, b, 2, 0x7fffff00, false),
+            static_cast<std::int32_t>(0x7fffff00u + 32258u));
   EXPECT_EQ(mma_dot_s32(a, b, 2, 0x7fffff00, true), 0x7fffffff);
   std::int32_t n[1] = {-128};
   EXPECT_EQ(mma_dot_s32(n, b, 1, -2147483600, true), -2147483647 - 1);

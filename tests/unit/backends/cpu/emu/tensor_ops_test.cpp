@@ -22,7 +22,8 @@ std::string kernel_with(const std::string& body) {
   .reg .f32 %f<40>;
   .reg .b64 %rd<4>;
   ld.param.u64 %rd1, [k_out];
-)" + body + R"(
+)" + body +
+         R"(
   ret;
 }
 )";
