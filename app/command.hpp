@@ -38,6 +38,7 @@ void add_run_command(CLI::App& app, CommandEnv& env);     // app/run.cpp (also t
 void add_devices_command(CLI::App& app, CommandEnv& env); // app/devices.cpp
 void add_compile_command(CLI::App& app, CommandEnv& env); // app/compile.cpp
 void add_cache_command(CLI::App& app, CommandEnv& env);   // app/cache.cpp
+void add_list_command(CLI::App& app, CommandEnv& env);    // app/list.cpp
 void add_threads_command(CLI::App& app, CommandEnv& env); // app/threads.cpp
 void add_bench_command(CLI::App& app, CommandEnv& env);   // app/bench.cpp
 void add_compare_command(CLI::App& app, CommandEnv& env); // app/compare.cpp

@@ -95,6 +95,7 @@ ResourceReport find_resources(const KernelSource& source, CompileOptions options
   options.std_version = o.std_version;
   options.extra = o.opts;
   options.name_expressions = o.kernels;
+  options.kernels = o.kernels;
   return options;
 }
 
@@ -188,6 +189,7 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   options.std_version = o.std_version;
   options.extra = o.opts;
   options.name_expressions = o.kernels;
+  options.kernels = o.kernels;
   options.compiler = compiler_choice(o.compiler, "--compiler");
   options.arch = o.arch.empty() ? target.device->properties().arch : o.arch;
   if (o.ptx)

@@ -28,7 +28,7 @@ namespace {
 
 const std::vector<std::string> k_commands = {
     "run",   "bench", "compare",    "merge", "plot", "threads",
-    "devices", "compile", "cache", "completion", "man", "help"};
+    "devices", "compile", "list", "cache", "completion", "man", "help"};
 
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
 /// not one of ours (or a top-level flag). A first word that is no file but nearly a command name
@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
     gpurun::add_bench_command(app, env);
     gpurun::add_devices_command(app, env);
     gpurun::add_compile_command(app, env);
+    gpurun::add_list_command(app, env);
     gpurun::add_cache_command(app, env);
     gpurun::add_compare_command(app, env);
     gpurun::add_merge_command(app, env);

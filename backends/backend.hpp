@@ -73,6 +73,9 @@ struct CompileOptions {
   /// Kernel names as written in the source (possibly templates: "saxpy<float>") whose lowered
   /// (mangled) names the compiler should report.
   std::vector<std::string> name_expressions;
+  /// The kernels the compile is for ("layernorm_forward_kernel3", "ns::k"): of a whole file only
+  /// what they need is compiled (compilers/whole_file.hpp). Empty: every kernel in the file.
+  std::vector<std::string> kernels;
 };
 
 /// What a compile produced: a binary the same backend can load later (the compile cache stores
@@ -85,6 +88,9 @@ struct CompileResult {
   std::map<std::string, std::string> lowered_names; ///< name expression → mangled name
   std::string compiler_version;                     ///< "nvrtc 13.0"
   std::string target;                               ///< the arch actually compiled for
+  /// What of a whole file the compiler was not given (host code, headers not needed for the
+  /// device: compilers/whole_file.hpp); empty when nothing was left out.
+  std::string source_summary;
 };
 
 /// A kernel parameter as the compiled code lays it out (PTX .param).

@@ -224,6 +224,8 @@ json to_json(const RunOutcome& o) {
   j["kernel"] = o.kernel;
   j["lowered_name"] = o.lowered_name;
   j["compiler"] = o.compiler.empty() ? json(nullptr) : json(o.compiler);
+  if (!o.source_summary.empty())
+    j["left_out"] = o.source_summary;
   j["backend"] = o.backend;
   j["device"] = o.device_name;
   j["device_index"] = o.device_index;

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char k_magic[8] = {'G', 'P', 'R', 'N', 'C', 'C', 'H', '1'};
-constexpr std::uint32_t k_format_version = 1;
+constexpr std::uint32_t k_format_version = 2;
 constexpr std::size_t k_header_size = sizeof k_magic + 4 + 8 + 32;
 constexpr std::string_view k_entry_ext = ".entry";
 constexpr std::string_view k_temp_marker = ".tmp.";
@@ -174,6 +174,7 @@ std::string serialize(const CompileResult& r) {
   }
   w.str(r.compiler_version);
   w.str(r.target);
+  w.str(r.source_summary);
   return w.text();
 }
 
@@ -193,7 +194,8 @@ std::optional<CompileResult> deserialize(std::string_view payload) {
       return std::nullopt;
     out.lowered_names.emplace(std::move(expr), std::move(lowered));
   }
-  if (!r.str(out.compiler_version) || !r.str(out.target) || !r.done())
+  if (!r.str(out.compiler_version) || !r.str(out.target) || !r.str(out.source_summary) ||
+      !r.done())
     return std::nullopt;
   out.ok = ok != 0;
   out.binary.resize(binary.size());
@@ -257,6 +259,8 @@ std::string CompileCache::key(const KernelSource& source, const CompileOptions& 
   hash_field(h, "lineinfo", options.line_info ? "1" : "0");
   for (const auto& n : options.name_expressions)
     hash_field(h, "name", n);
+  for (const auto& k : options.kernels)
+    hash_field(h, "kernel", k);
   std::set<fs::path> seen;
   hash_includes(h, source.text, source.path.parent_path(), options.include_dirs, seen);
   return h.finish_hex();

@@ -349,9 +349,11 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   CompileOptions options = request.compile;
   if (kernel.needs_lowering)
     options.name_expressions.push_back(kernel.expression);
+  options.kernels.push_back(kernel.signature.name);
   CompileResult compiled = compile_cached(*run.context, source, options, outcome.backend,
                                           request.use_cache, outcome.timings);
   outcome.compiler = compiled.compiler_version;
+  outcome.source_summary = compiled.source_summary;
   trace("compiled (or cache hit)");
 
   const auto load_start = Clock::now();
