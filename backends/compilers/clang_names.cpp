@@ -102,6 +102,8 @@ std::optional<std::string> find_lowered_name(const std::string& expression,
   const std::string wanted_base = template_base(wanted);
   std::vector<std::string> same_template;
   for (const auto& entry : entries) {
+    if (entry == wanted) // an extern "C" kernel is its own symbol
+      return entry;
     const auto name = demangled_function_name(entry);
     if (!name)
       continue;

@@ -143,6 +143,13 @@ std::vector<std::string> companion_headers(std::string_view name) {
   return {};
 }
 
+bool is_pragma(std::string_view directive) {
+  std::size_t i = 1;
+  while (i < directive.size() && (directive[i] == ' ' || directive[i] == '\t'))
+    ++i;
+  return directive.substr(i, 6) == "pragma";
+}
+
 int newlines(std::string_view s) {
   return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
 }
@@ -489,7 +496,9 @@ DeviceSource device_source(const KernelSource& source, const CompileOptions& opt
     std::size_t at = begin;
     for (std::size_t k = u.first; k < u.last; ++k) {
       const scan::Lexeme& l = s.lexemes[k];
-      if (l.kind != Kind::directive)
+      // The preprocessor's own directives stay (an #if may open here and close elsewhere); a
+      // #pragma inside left-out code would stand alone at namespace scope.
+      if (l.kind != Kind::directive || is_pragma(scan::text_of(text, l)))
         continue;
       result.append(
           static_cast<std::size_t>(newlines(std::string_view(text).substr(at, l.begin - at))),
@@ -511,7 +520,11 @@ HeaderPolicy nvrtc_header_policy() {
   for (const auto& h : nvrtc::compat_headers())
     names.insert(h.name);
   std::vector<std::string> dirs = nvrtc::library().include_dirs;
-  return {[names = std::move(names), dirs = std::move(dirs)](std::string_view name) {
+  HeaderPolicy policy;
+#ifdef __linux__
+  policy.host_macros = {"__linux__=1", "__linux=1", "__unix__=1", "__unix=1", "__gnu_linux__=1"};
+#endif
+  policy.provided = [names = std::move(names), dirs = std::move(dirs)](std::string_view name) {
     if (names.contains(name))
       return true;
     if (is_host_library_header(name))
@@ -520,7 +533,8 @@ HeaderPolicy nvrtc_header_policy() {
     return std::any_of(dirs.begin(), dirs.end(), [&](const std::string& d) {
       return fs::is_regular_file(fs::path(d) / name, ec);
     });
-  }};
+  };
+  return policy;
 }
 
 HeaderPolicy clang_header_policy() {
@@ -532,17 +546,20 @@ HeaderPolicy clang_header_policy() {
   return {[names = std::move(names)](std::string_view name) { return names.contains(name); }};
 }
 
-CompileResult
-compile_device_side(const KernelSource& source, const CompileOptions& options,
-                    const HeaderPolicy& headers,
-                    const std::function<CompileResult(const KernelSource&)>& compile) {
+CompileResult compile_device_side(
+    const KernelSource& source, const CompileOptions& options, const HeaderPolicy& headers,
+    const std::function<CompileResult(const KernelSource&, const CompileOptions&)>& compile) {
   const auto attempt = [&](Pruning pruning, DeviceSource& device) {
     device = device_source(source, options, headers, pruning);
     if (const char* keep = std::getenv("GPURUN_DEVICE_SOURCE_DUMP"); keep != nullptr && *keep)
       std::ofstream(keep, std::ios::binary) << device.text;
     KernelSource prepared = source;
     prepared.text = device.text;
-    CompileResult result = compile(prepared);
+    CompileOptions with_macros = options;
+    if (device.changed)
+      with_macros.defines.insert(with_macros.defines.begin(), headers.host_macros.begin(),
+                                 headers.host_macros.end());
+    CompileResult result = compile(prepared, with_macros);
     result.source_summary = device.summary();
     return result;
   };

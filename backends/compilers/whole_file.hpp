@@ -18,6 +18,10 @@ namespace gpurun::compilers {
 /// What the device compiler finds on its own: headers it provides that compile for the device.
 struct HeaderPolicy {
   std::function<bool(std::string_view name)> provided;
+  /// Macros nvcc's host preprocessor defines that this compiler does not ("__linux__=1" for
+  /// NVRTC), defined for the compile as nvcc would: whole files test them (`#error Unsupported
+  /// system`).
+  std::vector<std::string> host_macros;
 };
 
 /// How much device code to keep.
@@ -60,10 +64,9 @@ struct DeviceSource {
 /// `options` need; when that fails and keeping every kernel and device function differs, once
 /// more with those (a dependency the reading could not see). The result says what was left out
 /// (CompileResult::source_summary).
-[[nodiscard]] CompileResult
-compile_device_side(const KernelSource& source, const CompileOptions& options,
-                    const HeaderPolicy& headers,
-                    const std::function<CompileResult(const KernelSource&)>& compile);
+[[nodiscard]] CompileResult compile_device_side(
+    const KernelSource& source, const CompileOptions& options, const HeaderPolicy& headers,
+    const std::function<CompileResult(const KernelSource&, const CompileOptions&)>& compile);
 
 /// Headers of host-side libraries (cuBLAS, cuBLASLt, cuFFT, cuRAND's host API, cuSPARSE,
 /// cuSOLVER, NCCL, NVTX, cuDNN, NVML, the profiler API …): never device code, left out even

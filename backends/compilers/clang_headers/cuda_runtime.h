@@ -20,6 +20,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+// nvcc's runtime header brings these along too: kernels use assert and clock_t without including
+// <assert.h> or <time.h>.
+#include <assert.h>
+#include <time.h>
 
 // The device heap, declared without an #include as nvcc and NVRTC declare it.
 extern "C" __device__ void* malloc(size_t size);
