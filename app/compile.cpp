@@ -38,6 +38,7 @@ struct CompileCommandOptions {
   bool ptx = false;
   bool resources = false;
   bool json = false;
+  bool verbose = false;
 };
 
 bool is_cuda_source(const KernelSource& source) {
@@ -108,7 +109,8 @@ ResourceReport find_resources(const KernelSource& source, CompileOptions options
                        result.target,
                        result.compiler_version,
                        std::nullopt,
-                       std::move(resources)};
+                       std::move(resources),
+                       result.source_summary};
   if (o.out == "-") { // the binary on stdout, for a pipe
     std::cout.write(reinterpret_cast<const char*>(result.binary.data()),
                     static_cast<std::streamsize>(result.binary.size()));
@@ -213,7 +215,8 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
                        result.target,
                        result.compiler_version,
                        std::nullopt,
-                       std::nullopt};
+                       std::nullopt,
+                       result.source_summary};
   if (o.out == "-") { // the binary on stdout, for a pipe
     std::cout.write(reinterpret_cast<const char*>(result.binary.data()),
                     static_cast<std::streamsize>(result.binary.size()));
@@ -238,11 +241,10 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
 
 void add_compile_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("compile", "Compile a kernel file without running it");
-  cmd->footer(
-      "Examples:\n"
-      "  gpurun compile kernels/examples/saxpy.cu -k 'saxpy<float>' --resources\n"
-      "  gpurun compile kernels/examples/scalar_add.cu --ptx -o -\n"
-      "  gpurun compile kernel.cu -arch=sm_90 -o kernel.cubin");
+  cmd->footer("Examples:\n"
+              "  gpurun compile kernels/examples/saxpy.cu -k 'saxpy<float>' --resources\n"
+              "  gpurun compile kernels/examples/scalar_add.cu --ptx -o -\n"
+              "  gpurun compile kernel.cu -arch=sm_90 -o kernel.cubin");
   auto o = std::make_shared<CompileCommandOptions>();
   cmd->add_option("file", o->file, "Kernel file")->required();
   cmd->add_option("-o,--output", o->out,
@@ -266,6 +268,7 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
   cmd->add_flag("--ptx", o->ptx, "Produce PTX (printed unless -o)");
   cmd->add_flag("--resources", o->resources, "Registers, shared and local memory per kernel");
   cmd->add_flag("--json", o->json, "Print one JSON document (PTX text and resources included)");
+  cmd->add_flag("-v,--verbose", o->verbose, "A compile error's whole log");
   cmd->callback([o, &env] { run_compile(*o, env); });
 }
 

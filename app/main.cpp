@@ -22,13 +22,14 @@
 #include "base/process_clock.hpp"
 #include "base/suggest.hpp"
 #include "output/color.hpp"
+#include "output/compile_log.hpp"
 #include "output/error_report.hpp"
 
 namespace {
 
-const std::vector<std::string> k_commands = {
-    "run",   "bench", "compare",    "merge", "plot", "threads",
-    "devices", "compile", "list", "cache", "completion", "man", "help"};
+const std::vector<std::string> k_commands = {"run",        "bench",   "compare", "merge", "plot",
+                                             "threads",    "devices", "compile", "list",  "cache",
+                                             "completion", "man",     "help"};
 
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
 /// not one of ours (or a top-level flag). A first word that is no file but nearly a command name
@@ -103,8 +104,15 @@ bool wants_json(const std::vector<std::string>& args) {
   return false;
 }
 
-/// The one-line message on stderr, and under --json the error document on stdout.
-int report_error(const std::exception& error, std::string_view kind, bool json,
+/// Whether the command line asks for a compile error's whole log (-v, --verbose).
+bool wants_verbose(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(),
+                     [](const std::string& a) { return a == "-v" || a == "--verbose"; });
+}
+
+/// The one-line message on stderr, and under --json the error document on stdout. A compile
+/// error's log follows: its first errors and a count, or all of it with -v.
+int report_error(const std::exception& error, std::string_view kind, bool json, bool verbose,
                  const std::optional<std::string>& device_output) {
   std::fflush(stdout);
   // The message is one line whatever user input it quotes; a compile error's log follows it.
@@ -122,8 +130,12 @@ int report_error(const std::exception& error, std::string_view kind, bool json,
   if (detailed != nullptr)
     for (const auto& line : detailed->details())
       std::cerr << gpurun::one_line(line) << '\n';
-  if (!log.empty())
-    std::cerr << log << '\n';
+  if (!log.empty()) {
+    if (verbose)
+      std::cerr << gpurun::without_jit_hints(log) << '\n';
+    else
+      std::cerr << gpurun::summarize_compile_log(log).text << '\n';
+  }
   if (json)
     std::cout << gpurun::dump_document(gpurun::error_document(error, device_output)) << '\n';
   std::cout.flush();
@@ -147,6 +159,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   std::vector<std::string> args(argv + 1, argv + argc);
   const bool json = wants_json(args);
+  const bool verbose = wants_verbose(args);
   std::optional<std::string> device_output;
   try {
     gpurun::trace("main");
@@ -220,13 +233,13 @@ int main(int argc, char** argv) {
       return static_cast<int>(gpurun::ExitCode::usage);
     }
   } catch (const gpurun::Error& e) {
-    const int code = report_error(e, "error", json, device_output);
+    const int code = report_error(e, "error", json, verbose, device_output);
     // A hung kernel may still own the device: leave without tearing the context down.
     if (e.code() == gpurun::ExitCode::timeout)
       std::_Exit(code);
     return code;
   } catch (const std::exception& e) {
-    return report_error(e, "internal error", json, device_output);
+    return report_error(e, "internal error", json, verbose, device_output);
   }
   std::fflush(stdout);
   gpurun::trace("exit");

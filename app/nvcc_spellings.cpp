@@ -41,6 +41,10 @@ constexpr std::array k_spellings{
     Spelling{"-G", "--opt", false, "--device-debug"},
     Spelling{"--device-debug", "--opt", false, "--device-debug"},
     Spelling{"-rdc", "--opt", true, "--relocatable-device-code="},
+    // A header read before the file, as nvcc's -include: the file's own headers are read in
+    // with it (compilers/whole_file.hpp).
+    Spelling{"-include", "--opt", true, "--pre-include="},
+    Spelling{"--pre-include", "--opt", true, "--pre-include="},
     Spelling{"--relocatable-device-code", "--opt", true, "--relocatable-device-code="},
 };
 

@@ -12,8 +12,8 @@
 #include "base/process_clock.hpp"
 #include "output/color.hpp"
 #include "output/junit.hpp"
-#include "output/progress_line.hpp"
 #include "output/printer.hpp"
+#include "output/progress_line.hpp"
 #include "pipeline/collect.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/language.hpp"
@@ -49,16 +49,16 @@ ProgressLine::Status launch_status(const Context& context, const std::string& ke
     const auto p = context.launch_progress();
     if (!p || p->blocks == 0)
       return fmt::format("running {}", kernel);
-    std::string text = fmt::format("running {}: block {} of {} ({:.0f}%)", kernel,
-                                   format_count(static_cast<double>(p->blocks_done)),
-                                   format_count(static_cast<double>(p->blocks)),
-                                   100.0 * static_cast<double>(p->blocks_done) /
-                                       static_cast<double>(p->blocks));
+    std::string text =
+        fmt::format("running {}: block {} of {} ({:.0f}%)", kernel,
+                    format_count(static_cast<double>(p->blocks_done)),
+                    format_count(static_cast<double>(p->blocks)),
+                    100.0 * static_cast<double>(p->blocks_done) / static_cast<double>(p->blocks));
     if (p->blocks_done > 0 && p->blocks_done < p->blocks)
-      text += fmt::format(", about {} left",
-                          rough_duration(p->seconds *
-                                          static_cast<double>(p->blocks - p->blocks_done) /
-                                          static_cast<double>(p->blocks_done)));
+      text +=
+          fmt::format(", about {} left",
+                      rough_duration(p->seconds * static_cast<double>(p->blocks - p->blocks_done) /
+                                     static_cast<double>(p->blocks_done)));
     return text;
   };
 }
@@ -67,14 +67,18 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("run", "Run one kernel (the default command: gpurun FILE …)");
   cmd->footer(
       "Examples:\n"
-      "  gpurun kernels/examples/scalar_add.cu --grid 1 --block 20 --arg 'vector=f32[20]:iota' --arg size=20 --arg scalar=20.0\n"
-      "  gpurun kernels/examples/saxpy.cu -k 'saxpy<float>' -g 4 -b 256 -a a=2.0 -a 'x=f32[1024]:iota' -a 'y=f32[1024]:ones' -a n=1024 --expect 'y=f32[1024]:iota(1,2)'\n"
+      "  gpurun kernels/examples/scalar_add.cu --grid 1 --block 20 --arg 'vector=f32[20]:iota' "
+      "--arg size=20 --arg scalar=20.0\n"
+      "  gpurun kernels/examples/saxpy.cu -k 'saxpy<float>' -g 4 -b 256 -a a=2.0 -a "
+      "'x=f32[1024]:iota' -a 'y=f32[1024]:ones' -a n=1024 --expect 'y=f32[1024]:iota(1,2)'\n"
       "  gpurun kernels/examples/saxpy.json --backend cpu --memcheck\n"
       "  gpurun kernels/examples/vector_add.json -arch=sm_90 --use_fast_math --repeat 20 --json\n"
       "\n"
       "Arguments, one --arg per kernel parameter in order: NAME=TYPE[DIMS]:FILL is a buffer\n"
-      "(f32[1024]:iota, u8[1<<20]:rand(seed=7), f32[64,64]:@in.npy; no fill: zeros), NAME=NUMBER a\n"
-      "scalar (size=20, scalar=2.5, u64:1<<20). gpurun help args has the whole grammar, gpurun help spec\n"
+      "(f32[1024]:iota, u8[1<<20]:rand(seed=7), f32[64,64]:@in.npy; no fill: zeros), NAME=NUMBER "
+      "a\n"
+      "scalar (size=20, scalar=2.5, u64:1<<20). gpurun help args has the whole grammar, gpurun "
+      "help spec\n"
       "the JSON run spec, gpurun help exit-codes the exit codes.");
   auto options = std::make_shared<RunOptions>();
   add_run_options(*cmd, *options);
@@ -105,6 +109,11 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
       prepared.emplace(prepare(request, target, device_output));
     }
     PreparedRun& run = *prepared;
+    if (options->verbose && !request.json)
+      std::cerr << fmt::format("compiler: {}{}\n", run.outcome.compiler,
+                               run.outcome.source_summary.empty()
+                                   ? std::string()
+                                   : "; whole file: " + run.outcome.source_summary);
     if (!request.quiet)
       printer->print_launch(run.outcome);
     {

@@ -39,6 +39,8 @@ struct RunOptions {
   int cpu_threads = 0;
   std::optional<std::size_t> printf_buffer;
   bool json = false;
+  bool verbose =
+      false; ///< -v: the compiler, what of a whole file it got, a compile error's whole log
   bool no_cache = false;
   bool memcheck = false;
   bool racecheck = false;

@@ -1,5 +1,7 @@
 #include "output/error_report.hpp"
 
+#include "output/compile_log.hpp"
+
 #include "base/detailed_error.hpp"
 
 namespace gpurun {
@@ -41,7 +43,7 @@ nlohmann::ordered_json error_document(const std::exception& error,
   body["category"] = gpurun_error != nullptr ? category_name(code) : "internal";
   body["message"] = what.substr(0, line_end);
   if (const auto* compile = dynamic_cast<const CompileError*>(&error)) {
-    body["log"] = compile->log();
+    body["log"] = without_jit_hints(compile->log());
   } else if (line_end != std::string::npos) {
     body["details"] = what.substr(line_end + 1);
   }

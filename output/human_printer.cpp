@@ -126,6 +126,8 @@ void HumanPrinter::do_print_compile(const CompileReport& report) {
     fmt::print(out(), "{}: ok ({} bytes of {} for {}, {})\n", report.file, report.bytes,
                report.binary_format, report.target, report.compiler_version);
   }
+  if (!report.left_out.empty() && !report.ptx)
+    fmt::print(out(), "whole file: {}\n", report.left_out);
   if (report.resources)
     print_resources(out(), *report.resources);
 }

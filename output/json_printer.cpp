@@ -133,6 +133,8 @@ void JsonPrinter::do_print_compile(const CompileReport& report) {
       {"format", report.binary_format},
       {"target", report.target},
       {"compiler", report.compiler_version}};
+  if (!report.left_out.empty())
+    document["left_out"] = report.left_out;
   if (report.ptx)
     document["ptx"] = *report.ptx;
   if (report.resources)

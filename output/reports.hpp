@@ -72,6 +72,7 @@ struct CompileReport {
   std::string compiler_version;
   std::optional<std::string> ptx;          ///< --ptx without -o: the text itself
   std::optional<ResourceReport> resources; ///< --resources
+  std::string left_out; ///< what of a whole file the compiler was not given (CompileResult)
 };
 
 /// What `threads --run` adds to the arithmetic table.

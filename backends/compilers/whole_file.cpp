@@ -367,7 +367,22 @@ DeviceSource device_source(const KernelSource& source, const CompileOptions& opt
   if (folder.empty())
     folder = ".";
   Includer includer(options, headers, out);
-  const std::string text = includer.expand(source.text, folder, shown, 0);
+  // -include FILE (--pre-include=FILE): read in before the file's first line, as nvcc does.
+  std::string pre;
+  for (const auto& e : options.extra)
+    if (e.starts_with("--pre-include=") || e.starts_with("-include=")) {
+      // nvcc finds it from the working folder first, then through -I.
+      fs::path header = e.substr(e.find('=') + 1);
+      std::error_code ec;
+      if (fs::is_regular_file(header, ec))
+        header = fs::absolute(header, ec);
+      pre += fmt::format("#include {}\n", quoted(header.string()));
+    }
+  const std::string text =
+      pre.empty()
+          ? includer.expand(source.text, folder, shown, 0)
+          : includer.expand(fmt::format("{}#line 1 {}\n{}", pre, quoted(shown), source.text),
+                            folder, shown, 0);
 
   const scan::Structure s = scan::read_structure(text);
   if (!s.ok) {
@@ -396,6 +411,12 @@ DeviceSource device_source(const KernelSource& source, const CompileOptions& opt
         found_wanted = found_wanted || wanted.contains(n);
   const bool all_kernels = pruning == Pruning::device_code || !found_wanted;
 
+  // NVRTC's -default-device makes functions and variables without an execution space device
+  // code: what the kernels need of them stays.
+  const bool default_device =
+      std::any_of(options.extra.begin(), options.extra.end(), [](const std::string& e) {
+        return e == "-default-device" || e == "--default-device";
+      });
   std::vector<bool> keep(s.units.size(), false);
   std::vector<std::string> work;
   const auto take = [&](std::size_t i) {
@@ -451,7 +472,7 @@ DeviceSource device_source(const KernelSource& source, const CompileOptions& opt
       continue;
     for (const std::size_t i : it->second) {
       const Role r = s.units[i].role;
-      if (r != Role::host_function && r != Role::host_variable)
+      if (default_device || (r != Role::host_function && r != Role::host_variable))
         take(i);
     }
   }
@@ -556,6 +577,10 @@ CompileResult compile_device_side(
     KernelSource prepared = source;
     prepared.text = device.text;
     CompileOptions with_macros = options;
+    // Pre-included headers are in the text now (device_source()).
+    std::erase_if(with_macros.extra, [](const std::string& e) {
+      return e.starts_with("--pre-include=") || e.starts_with("-include=");
+    });
     if (device.changed)
       with_macros.defines.insert(with_macros.defines.begin(), headers.host_macros.begin(),
                                  headers.host_macros.end());
