@@ -36,12 +36,12 @@ DevicesReport find_devices(const BackendRegistry& registry) {
   for (const auto& left_out : left_out_backends())
     report.backends.push_back(BackendReport{
         left_out.name, false, "not built into this gpurun: " + left_out.reason, {}, {}});
-  report.compilers = {compilers::nvrtc_info(), compilers::clang_info()};
+  report.compilers = {compilers::nvrtc_info(), compilers::clang_info(), compilers::nvcc_info()};
   report.chosen = compilers::choose(CompileOptions{});
 #ifdef GPURUN_HAVE_HIP
   const auto hiprtc = hip::hiprtc_info();
-  report.hip_compiler = compilers::CompilerInfo{"hiprtc", hiprtc.available, hiprtc.version,
-                                                hiprtc.location, hiprtc.reason};
+  report.hip_compiler = compilers::CompilerInfo{
+      "hiprtc", hiprtc.available, hiprtc.version, hiprtc.location, hiprtc.reason, {}, {}};
 #endif
   return report;
 }
@@ -69,10 +69,9 @@ DeviceCheckReport check_backend(const BackendRegistry& registry, const std::stri
 
 void add_devices_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand("devices", "List backends and devices");
-  cmd->footer(
-      "Examples:\n"
-      "  gpurun devices\n"
-      "  gpurun devices --json");
+  cmd->footer("Examples:\n"
+              "  gpurun devices\n"
+              "  gpurun devices --json");
   auto json = std::make_shared<bool>(false);
   auto check = std::make_shared<std::string>();
   cmd->add_flag("--json", *json, "Print JSON");
@@ -86,8 +85,8 @@ void add_devices_command(CLI::App& app, CommandEnv& env) {
     }
     const DeviceCheckReport report = check_backend(env.registry, *check);
     if (!report.available) {
-      std::cerr << error_prefix() << fmt::format("--check {}: unavailable: {}\n", *check,
-                               report.reason);
+      std::cerr << error_prefix()
+                << fmt::format("--check {}: unavailable: {}\n", *check, report.reason);
       env.exit_code = static_cast<int>(ExitCode::unavailable);
     }
     printer->print_device_check(report);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/compilers/cuda_compiler.hpp"
 #include "base/dims.hpp"
 #include "base/error.hpp"
 #include "base/expr.hpp"
@@ -28,7 +29,8 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--std", o.std_version, "Language standard (c++17, c++20)");
   cmd.add_option("--arch", o.arch, "Target architecture (sm_90, compute_90)");
   cmd.add_option("--opt", o.opts, "Extra compiler option, passed through")->allow_extra_args(false);
-  cmd.add_option("--compiler", o.compiler, "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang");
+  cmd.add_option("--compiler", o.compiler,
+                 "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang, nvcc");
   cmd.add_option("--print", o.print, "Buffers to print: outputs (default), all, none, or NAMES");
   cmd.add_option("--save", o.save_dir, "Write every buffer as DIR/NAME.npy");
   cmd.add_option("--expect", o.expects, "Expected output: NAME=@ref.npy | NAME=[…] | NAME=SPEC")
@@ -119,7 +121,10 @@ RunRequest make_run_request(const CLI::App& cmd, const RunOptions& o) {
   if (given(cmd, "--arch"))
     flags.arch = o.arch;
   if (given(cmd, "--compiler"))
-    flags.compiler = compiler_choice(o.compiler, "--compiler");
+    flags.compiler = compilers::parse_cuda_compiler(o.compiler, "--compiler") ==
+                             compilers::CudaCompiler::automatic
+                         ? std::string()
+                         : o.compiler;
   if (given(cmd, "--print"))
     flags.print = o.print;
   if (given(cmd, "--save"))

@@ -1,12 +1,109 @@
 #include "backends/compilers/cuda_compiler.hpp"
 
+#include <array>
 #include <fmt/format.h>
+#include <mutex>
+#include <vector>
 
 #include "backends/compilers/clang.hpp"
-#include "backends/compilers/nvrtc.hpp"
+#include "backends/compilers/nvcc.hpp"
+#include "backends/compilers/nvrtc_api.hpp"
+#include "backends/compilers/whole_file.hpp"
+#include "backends/kit/cuda_arch.hpp"
 #include "base/error.hpp"
 
 namespace gpurun::compilers {
+namespace {
+
+constexpr std::array<std::string_view, 4> names = {"auto", "nvrtc", "clang", "nvcc"};
+
+// Why NVRTC failed on its own in this process (compile_cuda): the automatic choice passes over it
+// from then on, so that later compiles (and their cache keys) go to clang directly.
+std::mutex nvrtc_failure_mutex;
+std::string nvrtc_failure;
+
+// A compiler the automatic choice may take, with why it was found but cannot be used (empty when
+// it is simply absent, which is no news).
+struct Candidate {
+  CompilerInfo info;
+  std::string unusable;
+};
+
+Candidate nvrtc_candidate() {
+  Candidate c{nvrtc_info(), {}};
+  if (!c.info.available) {
+    if (const auto& unusable = nvrtc::library().unusable; !unusable.empty())
+      c.unusable = "nvrtc: " + unusable;
+    return c;
+  }
+  const std::lock_guard lock(nvrtc_failure_mutex);
+  if (!nvrtc_failure.empty()) {
+    c.unusable = fmt::format("nvrtc {}: {}", c.info.version, nvrtc_failure);
+    c.info.available = false;
+    c.info.reason = c.unusable;
+  }
+  return c;
+}
+
+Candidate clang_candidate() {
+  return {clang_info(), {}};
+}
+
+// What --compiler auto tries, in order; the first that is available compiles.
+constexpr std::array automatic_order = {nvrtc_candidate, clang_candidate};
+
+CompilerInfo choose_automatically() {
+  std::vector<std::string> reasons;
+  std::vector<std::string> passed_over;
+  for (const auto next : automatic_order) {
+    auto candidate = next();
+    if (candidate.info.available) {
+      candidate.info.passed_over = fmt::format("{}", fmt::join(passed_over, "; "));
+      return candidate.info;
+    }
+    reasons.push_back(candidate.info.reason);
+    if (!candidate.unusable.empty())
+      passed_over.push_back(std::move(candidate.unusable));
+  }
+  return {"none", false, "", "", fmt::format("no CUDA compiler: {}", fmt::join(reasons, "; ")),
+          {},     {}};
+}
+
+CompileResult compile_with(const CompilerInfo& chosen, const KernelSource& source,
+                           const CompileOptions& options, const std::string& target) {
+  // nvcc reads the whole file as the user's build does. The device-only compilers get its device
+  // side: host code and host-library headers left out (whole_file.hpp).
+  if (chosen.name == "nvcc")
+    return nvcc::compile(source, options, target);
+  if (chosen.name == "clang")
+    return compile_device_side(source, options, clang_header_policy(),
+                               [&](const KernelSource& s, const CompileOptions& o) {
+                                 return clang_cuda::compile(s, o, target);
+                               });
+  return compile_device_side(
+      source, options, nvrtc_header_policy(),
+      [&](const KernelSource& s, const CompileOptions& o) { return nvrtc::compile(s, o, target); });
+}
+
+// NVRTC failing on its own rather than on the source: its builtins library would not load or
+// was not the one it expects, or an internal error.
+bool nvrtc_failed_on_its_own(const BackendError& e) {
+  return e.backend() == "nvrtc" && e.call() == "nvrtcCompileProgram" &&
+         (e.native_code() == nvrtc::NVRTC_ERROR_BUILTIN_OPERATION_FAILURE ||
+          e.native_code() == nvrtc::NVRTC_ERROR_INTERNAL_ERROR);
+}
+
+CompileResult noted(CompileResult result, const std::string& passed_over) {
+  if (!passed_over.empty())
+    result.compiler_version += ", in place of " + passed_over;
+  return result;
+}
+
+} // namespace
+
+std::span<const std::string_view> compiler_names() {
+  return names;
+}
 
 CudaCompiler parse_cuda_compiler(const std::string& text, const std::string& field) {
   if (text.empty() || text == "auto")
@@ -15,17 +112,25 @@ CudaCompiler parse_cuda_compiler(const std::string& text, const std::string& fie
     return CudaCompiler::nvrtc;
   if (text == "clang")
     return CudaCompiler::clang;
-  throw usage_error(fmt::format("{} '{}': expected auto, nvrtc or clang", field, text));
+  if (text == "nvcc")
+    return CudaCompiler::nvcc;
+  throw usage_error(fmt::format("{} '{}': expected auto, nvrtc, clang or nvcc", field, text));
 }
 
 CompilerInfo nvrtc_info() {
-  const auto& probe = nvrtc::probe();
-  return {"nvrtc", probe.available, probe.version, probe.location, probe.reason};
+  const auto& lib = nvrtc::library();
+  const auto& probe = lib.availability;
+  return {"nvrtc", probe.available, probe.version, probe.location, probe.reason, lib.builtins, {}};
 }
 
 CompilerInfo clang_info() {
   const auto& probe = clang_cuda::probe();
-  return {"clang", probe.available, probe.version, probe.location, probe.reason};
+  return {"clang", probe.available, probe.version, probe.location, probe.reason, {}, {}};
+}
+
+CompilerInfo nvcc_info() {
+  const auto& probe = nvcc::probe();
+  return {"nvcc", probe.available, probe.version, probe.location, probe.reason, {}, {}};
 }
 
 CompilerInfo choose(const CompileOptions& options) {
@@ -34,16 +139,12 @@ CompilerInfo choose(const CompileOptions& options) {
     return nvrtc_info();
   case CudaCompiler::clang:
     return clang_info();
+  case CudaCompiler::nvcc:
+    return nvcc_info();
   case CudaCompiler::automatic:
     break;
   }
-  auto nv = nvrtc_info();
-  if (nv.available)
-    return nv;
-  auto cl = clang_info();
-  if (cl.available)
-    return cl;
-  return {"none", false, "", "", fmt::format("no CUDA compiler: {}; {}", nv.reason, cl.reason)};
+  return choose_automatically();
 }
 
 CompileResult compile_cuda(const KernelSource& source, const CompileOptions& options,
@@ -54,9 +155,26 @@ CompileResult compile_cuda(const KernelSource& source, const CompileOptions& opt
                                         source.path.empty() ? std::string("the kernel")
                                                             : source.path.filename().string(),
                                         chosen.reason));
-  if (chosen.name == "clang")
-    return clang_cuda::compile(source, options, target);
-  return nvrtc::compile(source, options, target);
+  const bool automatic =
+      parse_cuda_compiler(options.compiler, "--compiler") == CudaCompiler::automatic;
+  try {
+    return noted(compile_with(chosen, source, options, target), chosen.passed_over);
+  } catch (const BackendError& e) {
+    if (!automatic || chosen.name != "nvrtc" || !nvrtc_failed_on_its_own(e))
+      throw;
+    {
+      const std::lock_guard lock(nvrtc_failure_mutex);
+      nvrtc_failure = e.what();
+    }
+    const auto fallback = choose(options);
+    if (!fallback.available)
+      throw;
+    // clang writes PTX only: for the architecture of the cubin that was asked for.
+    const bool ptx_only = fallback.name == "clang" && target.starts_with("sm_");
+    return noted(
+        compile_with(fallback, source, options, ptx_only ? arch::virtual_arch(target) : target),
+        fallback.passed_over);
+  }
 }
 
 std::string compiler_id(const CompileOptions& options) {

@@ -73,6 +73,20 @@ std::vector<std::string> build_options(const KernelSource& source, const Compile
   return args;
 }
 
+// NVRTC's log on one line: its lines joined by single spaces.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == '\n' || c == ' ' || c == '\t';
+    if (space && (out.empty() || out.back() == ' '))
+      continue;
+    out += space ? ' ' : c;
+  }
+  if (!out.empty() && out.back() == ' ')
+    out.pop_back();
+  return out;
+}
+
 std::string program_log(const Api& api, nvrtcProgram program) {
   std::size_t size = 0;
   if (api.get_program_log_size(program, &size) != NVRTC_SUCCESS || size <= 1)
@@ -165,8 +179,17 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
           fmt::format("nvrtc: {} (options: {})", result_name(status), fmt::join(args, " "));
     return result;
   }
-  if (status != NVRTC_SUCCESS)
-    throw_nvrtc(status, "nvrtcCompileProgram", __FILE__, __LINE__);
+  if (status != NVRTC_SUCCESS) {
+    // NVRTC's log says what went wrong ("failed to open libnvrtc-builtins.so.13.0"); the
+    // status alone does not.
+    const auto name = result_name(status);
+    const auto log = one_line(result.log);
+    throw BackendError(ExitCode::device, "nvrtc", "nvrtcCompileProgram", static_cast<long>(status),
+                       name,
+                       log.empty() ? fmt::format("nvrtcCompileProgram failed: {}", name)
+                                   : fmt::format("nvrtcCompileProgram failed: {} ({})", name, log),
+                       __FILE__, __LINE__);
+  }
 
   const bool cubin = target.starts_with("sm_");
   result.binary_format = cubin ? "cubin" : "ptx";

@@ -38,6 +38,14 @@ struct Library {
   Availability availability;
   int major = 0;
   int minor = 0;
+  /// libnvrtc-builtins, which NVRTC dlopens by its soname on the first compile: opened here first,
+  /// from beside the library (RTLD_GLOBAL), so that NVRTC finds it already loaded where the
+  /// loader path does not lead to the toolkit. `builtins` is the file.
+  dl::LibraryHandle builtins_handle;
+  std::string builtins;
+  /// Why a libnvrtc that loaded cannot compile (its builtins are missing); set only when no
+  /// candidate is usable and one failed that way.
+  std::string unusable;
   /// The toolkit headers that go with this NVRTC (toolkit_include_dirs), searched by compiles
   /// after the user's folders.
   std::vector<std::string> include_dirs;
@@ -47,9 +55,21 @@ struct Library {
 /// `availability.available` says whether `api` is usable.
 [[nodiscard]] const Library& library();
 
-/// Tries `search.candidates` in order and keeps the first that loads and has every required entry
-/// point. Exposed for tests; library() is what the rest of gpurun uses.
+/// Tries `search.candidates` in order and keeps the first that loads, has every required entry
+/// point and whose builtins library can be opened (beside it, beside the file it links to, or
+/// on the loader path). Exposed for tests; library() is what the rest of gpurun uses.
 [[nodiscard]] Library load(const Search& search, const LocateEnv& env);
+
+/// The builtins library of the NVRTC at `library_file` (version `major`.`minor`), opened
+/// RTLD_GLOBAL from beside it, else from beside the file it links to, else by soname through the
+/// loader path. An empty handle and, in `error`, what was looked for when none opens. Used by
+/// load(); exposed for tests.
+struct OpenedBuiltins {
+  dl::LibraryHandle handle;
+  std::string file;  ///< what was opened
+  std::string error; ///< why nothing was
+};
+[[nodiscard]] OpenedBuiltins open_builtins(const std::string& library_file, int major, int minor);
 
 /// "NVRTC_ERROR_COMPILATION" from the library (or the number when it cannot say).
 [[nodiscard]] std::string result_name(nvrtcResult result);

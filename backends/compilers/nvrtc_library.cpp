@@ -1,4 +1,6 @@
 #include <array>
+#include <dlfcn.h>
+#include <filesystem>
 #include <fmt/format.h>
 #include <type_traits>
 
@@ -36,6 +38,57 @@ const char* bind_all(void* h, Api& api) {
   return nullptr;
 }
 
+} // namespace
+
+// NVRTC opens its builtins with dlopen by soname, which the loader finds only where the toolkit
+// is on its path (ld.so.conf, LD_LIBRARY_PATH); a library already loaded under that soname is
+// used as it is. So the file beside the libnvrtc in use is opened first, RTLD_GLOBAL and for
+// good (RTLD_NODELETE, as NVRTC itself opens it).
+OpenedBuiltins open_builtins(const std::string& library_file, int major, int minor) {
+  namespace fs = std::filesystem;
+  const auto name = builtins_file_name(library_file, major, minor);
+  std::vector<fs::path> folders;
+  if (library_file.find('/') != std::string::npos) {
+    folders.push_back(fs::path(library_file).parent_path());
+    // A link to a toolkit's library (a wheel-like folder, a venv): its builtins are there.
+    std::error_code ec;
+    const auto real = fs::canonical(library_file, ec);
+    if (!ec && real.parent_path() != folders.front())
+      folders.push_back(real.parent_path());
+  }
+  OpenedBuiltins out;
+  std::string failures;
+  const auto try_open = [&](const std::string& candidate) {
+    dlerror();
+    if (void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE)) {
+      out.handle.reset(handle);
+      return true;
+    }
+    const char* why = dlerror();
+    if (candidate.find('/') != std::string::npos)
+      failures += fmt::format("; {}", why != nullptr ? why : candidate + ": dlopen failed");
+    return false;
+  };
+  for (const auto& folder : folders) {
+    std::error_code ec;
+    const auto file = (folder / name).string();
+    if (fs::exists(file, ec) && try_open(file)) {
+      out.file = file;
+      return out;
+    }
+  }
+  if (try_open(name)) {
+    const auto file = dl::file_of(out.handle.get());
+    out.file = file.empty() ? name : file;
+    return out;
+  }
+  out.error = fmt::format("{} needs {}, which is neither beside it nor on the loader path{}",
+                          library_file, name, failures);
+  return out;
+}
+
+namespace {
+
 std::string not_found_reason(const Search& search, const std::string& failure) {
   if (search.exclusive)
     return fmt::format("GPURUN_NVRTC_LIBRARY: {}", failure);
@@ -49,7 +102,8 @@ std::string not_found_reason(const Search& search, const std::string& failure) {
 } // namespace
 
 Library load(const Search& search, const LocateEnv& env) {
-  std::string failure; // the first candidate that exists but could not be used
+  std::string failure;  // the first candidate that exists but could not be used
+  std::string unusable; // the first that loaded but has no builtins
   for (const auto& candidate : search.candidates) {
     const std::array<std::string, 1> one{candidate};
     auto opened = dl::open_first(one);
@@ -74,15 +128,28 @@ Library load(const Search& search, const LocateEnv& env) {
     // A path is what was opened; for a soname, ask the loader which file it found. (Not for a
     // path too: a file already mapped under another name would be reported under that name.)
     std::string file = is_file ? candidate : dl::file_of(opened.handle.get());
+    if (file.empty())
+      file = candidate;
+    auto builtins = open_builtins(file, lib.major, lib.minor);
+    if (!builtins.handle) {
+      if (failure.empty())
+        failure = builtins.error;
+      if (unusable.empty())
+        unusable = builtins.error;
+      continue;
+    }
+    lib.builtins_handle = std::move(builtins.handle);
+    lib.builtins = std::move(builtins.file);
     lib.handle = std::move(opened.handle);
     lib.availability.available = true;
     lib.availability.version = fmt::format("{}.{}", lib.major, lib.minor);
-    lib.availability.location = file.empty() ? candidate : std::move(file);
+    lib.availability.location = std::move(file);
     lib.include_dirs = toolkit_include_dirs(lib.availability.location, env);
     return lib;
   }
   Library lib;
   lib.availability.reason = not_found_reason(search, failure);
+  lib.unusable = std::move(unusable);
   return lib;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fmt/format.h>
 #include <initializer_list>
 #include <optional>
 #include <string_view>
@@ -207,22 +208,34 @@ Search locate(const LocateEnv& env) {
     builder.add_candidate(std::string(name));
   builder.add_place("the loader path");
 
-  const auto usr_local = env.root + "/usr/local";
-  builder.add_toolkit_root(join_path(usr_local, "cuda"));
-  for (const auto& versioned : versioned_entries(env.list(usr_local), "cuda-"))
-    builder.add_toolkit_root(join_path(usr_local, versioned));
+  for (const auto& root : usr_local_toolkits(env))
+    builder.add_toolkit_root(root);
   builder.add_place("/usr/local/cuda*");
 
   if (const auto venv = env.variable("VIRTUAL_ENV"); !venv.empty())
     builder.add_python_prefix(venv, {"site-packages"});
   if (const auto home = env.variable("HOME"); !home.empty())
     builder.add_python_prefix(join_path(home, ".local"), {"site-packages"});
-  builder.add_python_prefix(usr_local, {"dist-packages", "site-packages"});
+  builder.add_python_prefix(env.root + "/usr/local", {"dist-packages", "site-packages"});
   builder.add_site_packages(env.root + "/usr/lib/python3/dist-packages");
   if (!conda.empty())
     builder.add_python_prefix(conda, {"site-packages"});
   builder.add_place("Python site-packages");
   return std::move(builder.search());
+}
+
+std::string builtins_file_name(const std::string& library_path, int major, int minor) {
+  const auto file = std::filesystem::path(library_path).filename().string();
+  const bool alt = file.starts_with("libnvrtc.alt.");
+  return fmt::format("libnvrtc-builtins{}.so.{}.{}", alt ? ".alt" : "", major, minor);
+}
+
+std::vector<std::string> usr_local_toolkits(const LocateEnv& env) {
+  const auto usr_local = env.root + "/usr/local";
+  std::vector<std::string> roots = {join_path(usr_local, "cuda")};
+  for (const auto& versioned : versioned_entries(env.list(usr_local), "cuda-"))
+    roots.push_back(join_path(usr_local, versioned));
+  return roots;
 }
 
 std::vector<std::string> toolkit_include_dirs(const std::string& library_path,

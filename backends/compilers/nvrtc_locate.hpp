@@ -56,6 +56,15 @@ struct Search {
 /// within a major the shortest name (the soname link) first, libnvrtc.so last.
 [[nodiscard]] std::vector<std::string> nvrtc_file_names(const std::vector<std::string>& entries);
 
+/// The builtins library that NVRTC at `library_path`, version `major`.`minor`, opens by soname on
+/// its first compile: "libnvrtc-builtins.so.13.0", or "libnvrtc-builtins.alt.so.13.0" for
+/// libnvrtc.alt.so (CUDA 13's variant with its own builtins).
+[[nodiscard]] std::string builtins_file_name(const std::string& library_path, int major, int minor);
+
+/// The toolkits NVIDIA's packages install: /usr/local/cuda, then /usr/local/cuda-X.Y, newest
+/// version first (under env.root).
+[[nodiscard]] std::vector<std::string> usr_local_toolkits(const LocateEnv& env);
+
 /// The folders with the toolkit headers that NVRTC compiles should see (cuda_fp16.h,
 /// cooperative_groups.h, cuda/std/… under cccl/), for the NVRTC library at `library_path`:
 /// `<root>/include` and `<root>/include/cccl` of the toolkit whose lib folder holds it; for a

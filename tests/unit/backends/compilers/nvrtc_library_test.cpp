@@ -4,6 +4,7 @@
 
 #include <array>
 #include <filesystem>
+#include <fstream>
 
 #include "backends/compilers/nvrtc_api.hpp"
 #include "support/test_support.hpp"
@@ -49,10 +50,50 @@ TEST(NvrtcLibrary, LoadsFromAWheelLayoutNamedByGpurunNvrtcPath) {
   EXPECT_EQ(lib.major, 13);
   EXPECT_EQ(lib.availability.version.rfind("13.", 0), 0u) << lib.availability.version;
   EXPECT_NE(lib.api.compile_program, nullptr);
+  // No builtins beside the wheel's link: those beside the file it links to.
+  EXPECT_EQ(fs::path(lib.builtins).parent_path(),
+            fs::canonical(toolkit / "lib64/libnvrtc.so.13").parent_path());
   if (headers) {
     ASSERT_FALSE(lib.include_dirs.empty());
     EXPECT_EQ(lib.include_dirs.front(), (package / "include").string());
   }
+}
+
+TEST(NvrtcLibrary, BuiltinsComeFromBesideTheLibraryInUse) {
+  const auto& lib = library();
+  if (!lib.availability.available)
+    GTEST_SKIP() << "NVRTC unavailable: " << lib.availability.reason;
+  ASSERT_FALSE(lib.builtins.empty());
+  EXPECT_EQ(fs::path(lib.builtins).filename().string(),
+            builtins_file_name(lib.availability.location, lib.major, lib.minor));
+  std::error_code ec;
+  EXPECT_TRUE(fs::exists(lib.builtins, ec)) << lib.builtins;
+  const auto beside =
+      fs::path(lib.availability.location).parent_path() / fs::path(lib.builtins).filename();
+  if (fs::exists(beside, ec))
+    EXPECT_EQ(lib.builtins, beside.string());
+  EXPECT_TRUE(lib.builtins_handle);
+}
+
+TEST(NvrtcLibrary, BuiltinsFoundNowhereNameTheFileAndWhereTheyWereLookedFor) {
+  // No NVRTC 99.9 exists: its builtins are neither beside the library nor on the loader path.
+  const auto dir = test::temp_dir();
+  const auto library = (dir / "libnvrtc.so.99").string();
+  const auto opened = open_builtins(library, 99, 9);
+  EXPECT_FALSE(opened.handle);
+  EXPECT_EQ(opened.error, library +
+                              " needs libnvrtc-builtins.so.99.9, which is neither beside it nor "
+                              "on the loader path");
+}
+
+TEST(NvrtcLibrary, BuiltinsThatDoNotLoadSayWhy) {
+  const auto dir = test::temp_dir();
+  std::ofstream(dir / "libnvrtc-builtins.so.99.9") << "not a library";
+  const auto opened = open_builtins((dir / "libnvrtc.so.99").string(), 99, 9);
+  EXPECT_FALSE(opened.handle);
+  EXPECT_NE(opened.error.find((dir / "libnvrtc-builtins.so.99.9").string() + ": "),
+            std::string::npos)
+      << opened.error;
 }
 
 TEST(NvrtcLibrary, ExactLibraryThatDoesNotLoadSaysSo) {

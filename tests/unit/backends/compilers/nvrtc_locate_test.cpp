@@ -177,6 +177,27 @@ TEST(NvrtcLocate, FileNamesNewestMajorFirstSonameBeforeItsTarget) {
   EXPECT_TRUE(nvrtc_file_names({}).empty());
 }
 
+TEST(NvrtcLocate, BuiltinsAreNamedByTheVersionAndTheLibrarysVariant) {
+  EXPECT_EQ(builtins_file_name("/usr/local/cuda/lib64/libnvrtc.so.13", 13, 0),
+            "libnvrtc-builtins.so.13.0");
+  EXPECT_EQ(builtins_file_name("libnvrtc.so.12", 12, 4), "libnvrtc-builtins.so.12.4");
+  EXPECT_EQ(builtins_file_name("/usr/lib/x86_64-linux-gnu/libnvrtc.so.11.2", 11, 8),
+            "libnvrtc-builtins.so.11.8");
+  // CUDA 13's alternative NVRTC has builtins of its own.
+  EXPECT_EQ(builtins_file_name("/usr/local/cuda-13.0/lib/libnvrtc.alt.so.13", 13, 0),
+            "libnvrtc-builtins.alt.so.13.0");
+}
+
+TEST(NvrtcLocate, UsrLocalToolkitsTheLinkFirstThenNewestVersion) {
+  FakeMachine m;
+  for (const char* folder : {"cuda-12.4", "cuda-13.0", "bin", "cuda-next"})
+    m.touch(std::string("root/usr/local/") + folder + "/x");
+  EXPECT_EQ(
+      usr_local_toolkits(m.env()),
+      (std::vector<std::string>{m.path("root/usr/local/cuda"), m.path("root/usr/local/cuda-13.0"),
+                                m.path("root/usr/local/cuda-12.4")}));
+}
+
 TEST(NvrtcIncludeDirs, ToolkitIncludeAndCcclBesideItsLibFolder) {
   FakeMachine m;
   const auto lib = m.touch("cuda-13.0/lib64/libnvrtc.so.13");
