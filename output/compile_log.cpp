@@ -73,12 +73,20 @@ bool is_count_line(std::string_view line) {
 } // namespace
 
 std::string without_jit_hints(std::string_view log) {
-  static constexpr std::string_view hint =
-      " Consider using -default-device flag to process unannotated functions as __device__ "
-      "functions in JIT mode";
+  // " Consider using -default-device flag to process unannotated functions as __device__
+  // functions in JIT mode" (and its namespace-scope-variable twin).
+  static constexpr std::string_view start = " Consider using -default-device flag";
+  static constexpr std::string_view end = "in JIT mode";
   std::string out(log);
-  for (auto at = out.find(hint); at != std::string::npos; at = out.find(hint, at))
-    out.erase(at, hint.size());
+  for (auto at = out.find(start); at != std::string::npos; at = out.find(start, at)) {
+    const auto stop = out.find(end, at);
+    const auto line_end = out.find('\n', at);
+    if (stop == std::string::npos || (line_end != std::string::npos && stop > line_end)) {
+      at += start.size();
+      continue;
+    }
+    out.erase(at, stop + end.size() - at);
+  }
   return out;
 }
 

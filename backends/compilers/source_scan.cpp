@@ -447,6 +447,16 @@ private:
         ++i;
         continue;
       }
+      if (ident(i) && w == "operator") {
+        // operator=, operator+=, operator<, operator() …: the symbol is part of the name.
+        std::size_t j = i + 1;
+        if (is(j, "(") && is(j + 1, ")"))
+          j += 2;
+        while (j < size() && !is(j, "(") && !is(j, ";") && !is(j, "{"))
+          ++j;
+        i = j;
+        continue;
+      }
       if (ident(i) && is_class_key(w) && !saw_declarator_paren)
         saw_class_key = true;
       if (ident(i) && is_attribute_word(w)) {
