@@ -284,9 +284,19 @@ public:
 
   void read() {
     std::size_t pos = 0;
-    read_scope(pos, /*until_close=*/false);
-    if (pos < m_code.size() && m_out.ok)
-      fail(pos, "a '}' closes no declaration");
+    while (m_out.ok) {
+      read_scope(pos, /*until_close=*/false);
+      if (pos >= size())
+        break;
+      // A '}' that closes nothing here (conditional compilation that opens a brace in each
+      // branch, say): kept as it is, and the reading goes on after it.
+      note(pos, "a '}' closes no declaration");
+      Unit stray;
+      stray.first = m_code[pos];
+      stray.last = m_code[pos] + 1;
+      m_out.units.push_back(std::move(stray));
+      ++pos;
+    }
   }
 
 private:
@@ -302,6 +312,11 @@ private:
   }
   [[nodiscard]] bool ident(std::size_t i) const {
     return i < size() && at(i).kind == Kind::identifier;
+  }
+
+  void note(std::size_t i, std::string_view what) {
+    if (m_out.problem.empty())
+      m_out.problem = fmt::format("line {}: {}", at(i).line, what);
   }
 
   void fail(std::size_t i, std::string_view what) {
@@ -578,7 +593,11 @@ private:
       if (ident(i))
         mention(u, str(i));
     if (macro_call) {
+      // What it declares is unknown; its arguments are the best guess (DECLARE_TYPE(Foo)).
       u.role = Role::macro_call;
+      for (std::size_t i = start + 2; i < end; ++i)
+        if (ident(i))
+          u.names.emplace_back(str(i));
       m_out.units.push_back(std::move(u));
       return;
     }

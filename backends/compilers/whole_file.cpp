@@ -316,6 +316,29 @@ const std::map<std::string, std::string, std::less<>>& namespace_headers() {
   return map;
 }
 
+// Whether `using namespace X;` names a namespace the device compile has: one the text itself
+// opens, or one of a header the compiler provides that was not left out. std's sub-namespaces
+// (std::chrono, std::filesystem) are host library; so is a namespace nothing here declares.
+bool nominates_available_namespace(const std::string& nominated,
+                                   const std::set<std::string>& declared,
+                                   const std::vector<std::string>& dropped_includes) {
+  std::string name = nominated;
+  if (name.starts_with("::"))
+    name = name.substr(2);
+  const std::string first = first_component(name);
+  const std::string last =
+      name.substr(name.rfind("::") == std::string::npos ? 0 : name.rfind("::") + 2);
+  if (declared.contains(last))
+    return true;
+  if (name == "std")
+    return true;
+  const auto it = namespace_headers().find(first);
+  if (it == namespace_headers().end() || first == "std")
+    return false;
+  return std::none_of(dropped_includes.begin(), dropped_includes.end(),
+                      [&](const std::string& d) { return d.starts_with(it->second); });
+}
+
 bool is_device_role(Role r) {
   return r == Role::kernel || r == Role::device_function || r == Role::device_variable;
 }
@@ -329,11 +352,7 @@ bool is_host_library_header(std::string_view name) {
                          return false;
                        if (prefix.ends_with('/') || prefix.ends_with(".h"))
                          return true;
-                       // cublas_v2.h, cublasLt.h, nccl.h, nvtx3/…: the prefix and then a
-                       // separator, a version or the extension — not curand_kernel.h's kin.
-                       const std::string_view rest = name.substr(prefix.size());
-                       return rest.empty() || rest[0] == '.' || rest[0] == '_' || rest[0] == '/' ||
-                              rest[0] == 'L' || (rest[0] >= '0' && rest[0] <= '9');
+                       return true; // cublas_v2.h, cublasLt.h, cufftXt.h, nvtx3/…
                      }) ||
          name == "curand.h" || name == "curand_mtgp32_host.h";
 }
@@ -443,20 +462,21 @@ DeviceSource device_source(const KernelSource& source, const CompileOptions& opt
         take(i);
       break;
     case Role::device_variable: // --global sets them by name, used or not
-    case Role::macro_call:
     case Role::unknown:
       take(i);
       break;
-    case Role::using_namespace: {
-      const auto it = namespace_headers().find(first_component(u.nominated));
-      const bool header_dropped =
-          it != namespace_headers().end() && !s.namespaces.contains(it->first) &&
-          std::any_of(out.dropped_includes.begin(), out.dropped_includes.end(),
-                      [&](const std::string& d) { return d.starts_with(it->second); });
-      if (!header_dropped)
+    case Role::macro_call:
+      // One that expands to device code stays; any other only when what it names is needed.
+      if (std::any_of(u.mentions.begin(), u.mentions.end(), [](const std::string& m) {
+            return m == "__global__" || m == "__device__" || m == "__constant__" ||
+                   m == "__shared__" || m == "__managed__";
+          }))
         take(i);
       break;
-    }
+    case Role::using_namespace:
+      if (nominates_available_namespace(u.nominated, s.namespaces, out.dropped_includes))
+        take(i);
+      break;
     default:
       break;
     }
@@ -572,8 +592,12 @@ CompileResult compile_device_side(
     const std::function<CompileResult(const KernelSource&, const CompileOptions&)>& compile) {
   const auto attempt = [&](Pruning pruning, DeviceSource& device) {
     device = device_source(source, options, headers, pruning);
-    if (const char* keep = std::getenv("GPURUN_DEVICE_SOURCE_DUMP"); keep != nullptr && *keep)
-      std::ofstream(keep, std::ios::binary) << device.text;
+    // What the compiler gets, for a look at what was left out: GPURUN_DEVICE_SOURCE=FILE
+    // (FILE.all for the second attempt, every kernel kept).
+    if (const char* keep = std::getenv("GPURUN_DEVICE_SOURCE"); keep != nullptr && *keep)
+      std::ofstream(std::string(keep) + (pruning == Pruning::device_code ? ".all" : ""),
+                    std::ios::binary)
+          << device.text;
     KernelSource prepared = source;
     prepared.text = device.text;
     CompileOptions with_macros = options;
