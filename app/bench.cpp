@@ -391,7 +391,7 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);
   cmd->add_option("--std", o->std_version, "Language standard");
   cmd->add_option("--arch", o->arch, "Target architecture");
-  cmd->add_option("--compiler", o->compiler, "CUDA compiler: auto, nvrtc, clang");
+  cmd->add_option("--compiler", o->compiler, "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang, nvcc");
   cmd->add_option("--bytes", o->bytes, "Bytes moved per launch, may use axes: '3*N*4'");
   cmd->add_option("--flops", o->flops, "Floating-point operations per launch: '2*N'");
   cmd->add_option("--backend", o->backend, "auto|cuda|cpu");

@@ -70,7 +70,8 @@ ResourceReport find_resources(const KernelSource& source, CompileOptions options
   if (compiled.binary_format == "hsaco")
     return code_object_resources(compiled);
   ResourceReport report;
-  if (is_cuda_source(source) && compilers::choose(options).name == "nvrtc") {
+  // NVRTC and nvcc both run ptxas, whose -v lines give the resources; clang's PTX has none.
+  if (is_cuda_source(source) && compilers::choose(options).name != "clang") {
     const std::string arch =
         arch::parse_cuda_arch(options.arch) ? arch::real_arch(options.arch) : "sm_90";
     options.extra.push_back("--ptxas-options=-v");
@@ -264,7 +265,7 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("-I", o->include_dirs, "Include directory")->allow_extra_args(false);
   cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);
   cmd->add_option("--compiler", o->compiler,
-                  "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang");
+                  "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang, nvcc");
   cmd->add_flag("--ptx", o->ptx, "Produce PTX (printed unless -o)");
   cmd->add_flag("--resources", o->resources, "Registers, shared and local memory per kernel");
   cmd->add_flag("--json", o->json, "Print one JSON document (PTX text and resources included)");

@@ -47,6 +47,8 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "Device printf buffer in bytes (default 1048576, as CUDA's)")
       ->check(whole_number_at_least(1));
   cmd.add_flag("--json", o.json, "Print one JSON document");
+  cmd.add_flag("-v,--verbose", o.verbose,
+               "Say which compiler compiled what of the file; a compile error's whole log");
   cmd.add_option("--junit", o.junit_file,
                  "Also write a JUnit XML report (each --expect a test case) for CI");
   cmd.add_flag("--no-cache", o.no_cache, "Do not use the compile cache");

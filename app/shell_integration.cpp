@@ -47,7 +47,7 @@ std::vector<std::string> choices_of(const std::string& name, const std::string& 
   if (name == "--format")
     return {"table", "csv", "json", "md"};
   if (name == "--compiler")
-    return {"auto", "nvrtc", "clang"};
+    return {"auto", "nvrtc", "clang", "nvcc"};
   if (name == "--print")
     return {"outputs", "all", "none"};
   if (name == "--order")

@@ -99,7 +99,8 @@ void HumanPrinter::do_print_devices(const DevicesReport& report) {
   fmt::print(out(), "compilers (CUDA source)\n");
   for (const auto& c : report.compilers) {
     if (c.available)
-      fmt::print(out(), "  {:<6} available, {}, {}\n", c.name, c.version, c.location);
+      fmt::print(out(), "  {:<6} available, {}, {}{}\n", c.name, c.version, c.location,
+                 c.builtins.empty() ? std::string() : fmt::format(" (builtins {})", c.builtins));
     else
       fmt::print(out(), "  {:<6} unavailable: {}\n", c.name, c.reason);
   }

@@ -52,6 +52,8 @@ json compilers_json(const DevicesReport& report) {
     if (c.available) {
       entry["version"] = c.version;
       entry["location"] = c.location;
+      if (!c.builtins.empty())
+        entry["builtins"] = c.builtins;
     } else {
       entry["reason"] = c.reason;
     }

@@ -117,9 +117,11 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
   const auto start = Clock::now();
   std::optional<CompileCache> cache;
   std::string key;
+  std::string id_before;
   if (use_cache) {
     cache.emplace(CompileCache::default_dir());
-    key = cache->key(source, options, context.compiler_id(options), backend);
+    id_before = context.compiler_id(options);
+    key = cache->key(source, options, id_before, backend);
     if (auto hit = cache->load(key)) {
       timings.cache_hit = true;
       timings.compile_ms = ms_since(start);
@@ -129,8 +131,14 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
   CompileResult result = context.compile(source, options);
   if (!result.ok)
     throw CompileError(fmt::format("{}: compile failed", source.path.string()), result.log);
-  if (cache)
+  if (cache) {
+    // A compiler that failed on its own hands over to the next (NVRTC to clang): the result is
+    // stored under the compiler that made it.
+    const std::string id_after = context.compiler_id(options);
+    if (id_after != id_before)
+      key = cache->key(source, options, id_after, backend);
     cache->store(key, result);
+  }
   timings.compile_ms = ms_since(start);
   return result;
 }
@@ -140,8 +148,7 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
 /// signature, as for a .ptx file (pointers accept any buffer). Matches an extern "C" name or a
 /// C++ kernel's unqualified name; anything else is the scan's own error.
 ResolvedKernel resolve_from_module(const RunRequest& request, const KernelSource& source,
-                                   Context& context, const std::string& backend,
-                                   Timings& timings) {
+                                   Context& context, const std::string& backend, Timings& timings) {
   CompileOptions options = request.compile;
   CompileResult compiled =
       compile_cached(context, source, options, backend, request.use_cache, timings);
@@ -321,8 +328,7 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   std::optional<ResolvedKernel> resolved = resolve_kernel(request, source);
   if (!resolved) {
     create_context();
-    resolved = resolve_from_module(request, source, *run.context, outcome.backend,
-                                   outcome.timings);
+    resolved = resolve_from_module(request, source, *run.context, outcome.backend, outcome.timings);
   }
   ResolvedKernel& kernel = *resolved;
   outcome.kernel = request.kernel ? *request.kernel : kernel.expression;

@@ -374,9 +374,9 @@ private:
 std::string compiler_choice(const std::string& text, const std::string& field) {
   if (text == "auto" || text.empty())
     return {};
-  if (text == "nvrtc" || text == "clang")
+  if (text == "nvrtc" || text == "clang" || text == "nvcc")
     return text;
-  throw usage_error(fmt::format("{} '{}': expected auto, nvrtc or clang", field, text));
+  throw usage_error(fmt::format("{} '{}': expected auto, nvrtc, clang or nvcc", field, text));
 }
 
 std::span<const std::string_view> run_spec_keys() {

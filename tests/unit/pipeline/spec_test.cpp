@@ -226,15 +226,16 @@ TEST(Spec, CompilerChoice) {
             "nvrtc");
   EXPECT_EQ(compiler_choice("clang", "--compiler"), "clang");
   EXPECT_EQ(compiler_choice("auto", "--compiler"), "");
+  EXPECT_EQ(compiler_choice("nvcc", "--compiler"), "nvcc");
   try {
-    (void)compiler_choice("nvcc", "--compiler");
+    (void)compiler_choice("gcc", "--compiler");
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::usage);
-    EXPECT_EQ(std::string(e.what()), "--compiler 'nvcc': expected auto, nvrtc or clang");
+    EXPECT_EQ(std::string(e.what()), "--compiler 'gcc': expected auto, nvrtc, clang or nvcc");
   }
   EXPECT_NE(spec_error(R"json({"compile": {"compiler": "gcc"}})json")
-                .find("compile.compiler 'gcc': expected auto, nvrtc or clang"),
+                .find("compile.compiler 'gcc': expected auto, nvrtc, clang or nvcc"),
             std::string::npos);
   EXPECT_EQ(spec_error(R"json({"compile": {"compiler": 1}})json"),
             "'compile.compiler' must be a string, not an integer");
