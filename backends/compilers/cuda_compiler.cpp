@@ -158,7 +158,22 @@ CompileResult compile_cuda(const KernelSource& source, const CompileOptions& opt
   const bool automatic =
       parse_cuda_compiler(options.compiler, "--compiler") == CudaCompiler::automatic;
   try {
-    return noted(compile_with(chosen, source, options, target), chosen.passed_over);
+    CompileResult result = noted(compile_with(chosen, source, options, target), chosen.passed_over);
+    // A whole file whose device side NVRTC or clang could not compile: nvcc, where there is one,
+    // reads it as the user's own build does.
+    if (automatic && !result.ok && !result.source_summary.empty() && chosen.name != "nvcc") {
+      const auto nvcc = nvcc_info();
+      if (nvcc.available) {
+        CompileResult whole = compile_with(nvcc, source, options, target);
+        if (whole.ok) {
+          whole.compiler_version += fmt::format(", in place of {}: its device side of the file "
+                                                "did not compile",
+                                                result.compiler_version);
+          return whole;
+        }
+      }
+    }
+    return result;
   } catch (const BackendError& e) {
     if (!automatic || chosen.name != "nvrtc" || !nvrtc_failed_on_its_own(e))
       throw;

@@ -58,6 +58,23 @@ constexpr std::array k_host_library_prefixes{
     "thrust/",
     "omp.h",
     "mpi.h",
+    // Windowing and graphics APIs: host code only.
+    "GL/",
+    "GLES",
+    "EGL/",
+    "KHR/",
+    "GLFW/",
+    "glad/",
+    "glew",
+    "glut",
+    "freeglut",
+    "X11/",
+    "windows.h",
+    "d3d",
+    "dxgi",
+    "DirectXMath",
+    "vulkan/",
+    "helper_gl",
 };
 
 std::string quoted(const std::string& s) {
@@ -150,6 +167,19 @@ bool is_pragma(std::string_view directive) {
   return directive.substr(i, 6) == "pragma";
 }
 
+// The data types of a host library that kernels written against it take as parameters
+// (cufftComplex …), declared as the library declares them.
+std::string library_types(std::string_view name, const HeaderPolicy& headers) {
+  if (!name.starts_with("cufft"))
+    return {};
+  std::string text;
+  if (!(headers.provided && headers.provided("cuComplex.h")))
+    text += "\ntypedef float2 cuFloatComplex;\ntypedef double2 cuDoubleComplex;"
+            "\ntypedef cuFloatComplex cuComplex;";
+  return text + "\ntypedef float cufftReal;\ntypedef double cufftDoubleReal;"
+                "\ntypedef cuComplex cufftComplex;\ntypedef cuDoubleComplex cufftDoubleComplex;";
+}
+
 int newlines(std::string_view s) {
   return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
 }
@@ -228,6 +258,7 @@ private:
       for (const auto& c : companion_headers(inc.name))
         if (m_headers.provided && m_headers.provided(c))
           companions += fmt::format("\n#include <{}>", c);
+      companions += library_types(inc.name, m_headers);
       if (companions.empty())
         return dropped(inc, directive);
       return fmt::format("{}{}\n#line {} {}", dropped(inc, directive), companions, line_after,
