@@ -126,10 +126,12 @@ int report_error(const std::exception& error, std::string_view kind, bool json, 
   const auto* detailed = dynamic_cast<const gpurun::DetailedError*>(&error);
   if (detailed != nullptr)
     message = detailed->message();
-  std::cerr << gpurun::error_prefix(kind) << gpurun::one_line(message) << '\n';
+  // Kernels by the names their authors gave them, not their symbols.
+  std::cerr << gpurun::error_prefix(kind) << gpurun::one_line(gpurun::with_kernel_names(message))
+            << '\n';
   if (detailed != nullptr)
     for (const auto& line : detailed->details())
-      std::cerr << gpurun::one_line(line) << '\n';
+      std::cerr << gpurun::one_line(gpurun::with_kernel_names(line)) << '\n';
   if (!log.empty()) {
     if (verbose)
       std::cerr << gpurun::without_jit_hints(log) << '\n';

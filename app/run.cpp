@@ -131,7 +131,7 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     if (!options->junit_file.empty())
       write_file_atomic(options->junit_file, run_junit(run.outcome));
     for (const std::string& warning : run.outcome.warnings)
-      std::cerr << warning_prefix() << warning << '\n';
+      std::cerr << warning_prefix() << with_kernel_names(warning) << '\n';
     trace("reported");
     // The driver releases a process's contexts when it exits; destroying ours first only delays
     // the exit (docs/ARCHITECTURE.md, Decisions). Except under --leak-check: a leak checker

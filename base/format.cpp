@@ -1,6 +1,7 @@
 #include "base/format.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -354,6 +355,59 @@ std::string demangled(const std::string& symbol) {
   std::unique_ptr<char, void (*)(void*)> text(
       abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
   return status == 0 && text ? std::string(text.get()) : symbol;
+}
+
+std::string kernel_name(const std::string& symbol) {
+  std::string text = demangled(symbol);
+  if (text == symbol)
+    return symbol;
+  // The parameter list: the last balanced "( … )" at the end.
+  if (!text.empty() && text.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = text.size(); i-- > 0;) {
+      if (text[i] == ')')
+        ++depth;
+      else if (text[i] == '(' && --depth == 0) {
+        text.erase(i);
+        break;
+      }
+    }
+  }
+  // A template's return type comes first ("void saxpy<float>"): the name is the last word
+  // outside angle brackets.
+  int angle = 0;
+  for (std::size_t i = text.size(); i-- > 0;) {
+    if (text[i] == '>')
+      ++angle;
+    else if (text[i] == '<')
+      --angle;
+    else if (text[i] == ' ' && angle == 0)
+      return text.substr(i + 1);
+  }
+  return text;
+}
+
+std::string with_kernel_names(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto is_word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '_' && i + 1 < text.size() && text[i + 1] == 'Z' &&
+        (i == 0 || !is_word(text[i - 1]))) {
+      std::size_t j = i;
+      while (j < text.size() && is_word(text[j]))
+        ++j;
+      const std::string symbol(text.substr(i, j - i));
+      out += kernel_name(symbol);
+      i = j;
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
 }
 
 std::string format_duration(double seconds) {

@@ -25,6 +25,15 @@ namespace gpurun {
 /// A C++ symbol as written in the source ("_Z3whoPf" → "who(float*)"); other names unchanged.
 [[nodiscard]] std::string demangled(const std::string& symbol);
 
+/// A kernel symbol as its author names it: "_Z23softmax_forward_kernel4PfPKfi" →
+/// "softmax_forward_kernel4", "_Z5saxpyIfEvT_PKS0_PS0_i" → "saxpy<float>" (no return type, no
+/// parameter list); other names unchanged.
+[[nodiscard]] std::string kernel_name(const std::string& symbol);
+
+/// `text` with every mangled C++ symbol in it written as kernel_name() writes it: messages
+/// from the backends name kernels by their symbols.
+[[nodiscard]] std::string with_kernel_names(std::string_view text);
+
 /// A duration for people, in the unit that suits it: "0 s", "512 ns", "12.35 µs", "1.234 ms",
 /// "2.5 s" (four significant digits).
 [[nodiscard]] std::string format_duration(double seconds);

@@ -3,6 +3,7 @@
 #include "output/compile_log.hpp"
 
 #include "base/detailed_error.hpp"
+#include "base/format.hpp"
 
 namespace gpurun {
 
@@ -37,7 +38,8 @@ nlohmann::ordered_json error_document(const std::exception& error,
   const auto* gpurun_error = dynamic_cast<const Error*>(&error);
   const ExitCode code = exit_code_of(error);
 
-  const std::string what = error.what();
+  // Kernels by the names their authors gave them, not their symbols.
+  const std::string what = with_kernel_names(error.what());
   const auto line_end = what.find('\n');
   nlohmann::ordered_json body;
   body["category"] = gpurun_error != nullptr ? category_name(code) : "internal";
@@ -47,8 +49,12 @@ nlohmann::ordered_json error_document(const std::exception& error,
   } else if (line_end != std::string::npos) {
     body["details"] = what.substr(line_end + 1);
   }
-  if (const auto* detailed = dynamic_cast<const DetailedError*>(&error))
-    body["findings"] = detailed->details();
+  if (const auto* detailed = dynamic_cast<const DetailedError*>(&error)) {
+    std::vector<std::string> findings;
+    for (const auto& line : detailed->details())
+      findings.push_back(with_kernel_names(line));
+    body["findings"] = std::move(findings);
+  }
   if (const auto* backend = dynamic_cast<const BackendError*>(&error)) {
     body["backend"] = backend->backend();
     body["call"] = backend->call();

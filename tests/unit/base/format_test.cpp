@@ -168,3 +168,24 @@ TEST(FormatCount, SeparatorsForWholeNumbersAndSiPrefixesForTheRest) {
 
 } // namespace
 } // namespace gpurun
+
+namespace gpurun {
+namespace {
+
+TEST(KernelNames, SymbolsBecomeTheNamesAuthorsWrote) {
+  EXPECT_EQ(kernel_name("_Z23softmax_forward_kernel4PfPKfi"), "softmax_forward_kernel4");
+  EXPECT_EQ(kernel_name("_Z5saxpyIfEvT_PKS0_PS0_i"), "saxpy<float>");
+  EXPECT_EQ(kernel_name("_ZN2ns5scaleEPfi"), "ns::scale");
+  EXPECT_EQ(kernel_name("scalar_add"), "scalar_add");
+  EXPECT_EQ(kernel_name("_Znot_a_symbol"), "_Znot_a_symbol");
+}
+
+TEST(KernelNames, EverySymbolInAMessage) {
+  EXPECT_EQ(with_kernel_names("kernel '_Z23softmax_forward_kernel4PfPKfi' made an out-of-bounds "
+                              "write; _Z5saxpyIfEvT_PKS0_PS0_i too"),
+            "kernel 'softmax_forward_kernel4' made an out-of-bounds write; saxpy<float> too");
+  EXPECT_EQ(with_kernel_names("x_Z3fooPf stays"), "x_Z3fooPf stays");
+}
+
+} // namespace
+} // namespace gpurun
