@@ -885,7 +885,45 @@ std::vector<Launch> find_launches(std::string_view text) {
   for (const auto& u : s.units)
     if (u.is_definition && !u.names.empty())
       functions.emplace_back(u.first, &u);
+  const auto caller_of = [&](std::size_t at) {
+    for (auto it = functions.rbegin(); it != functions.rend(); ++it)
+      if (it->first <= at && it->second->last > at)
+        return it->second->names.front();
+    return std::string();
+  };
   for (std::size_t i = 0; i < lx.size(); ++i) {
+    // hipLaunchKernelGGL(kernel, grid, block, shared, stream, args…)
+    if (lx[i].kind == Kind::identifier && str(i) == "hipLaunchKernelGGL" && is(i + 1, "(")) {
+      std::vector<std::string> parts;
+      int depth = 0;
+      std::size_t part = i + 2;
+      std::size_t k = i + 1;
+      for (; k < lx.size(); ++k) {
+        if (is(k, "(") || is(k, "[") || is(k, "{")) {
+          ++depth;
+        } else if (is(k, ")") || is(k, "]") || is(k, "}")) {
+          if (--depth == 0)
+            break;
+        } else if (depth == 1 && is(k, ",")) {
+          if (k > part)
+            parts.emplace_back(text.substr(lx[part].begin, lx[k - 1].end - lx[part].begin));
+          part = k + 1;
+        }
+      }
+      if (k < lx.size() && k > part)
+        parts.emplace_back(text.substr(lx[part].begin, lx[k - 1].end - lx[part].begin));
+      if (parts.size() >= 5) {
+        Launch l;
+        l.line = lx[i].line;
+        l.kernel = parts[0];
+        l.config.assign(parts.begin() + 1, parts.begin() + 5);
+        for (std::size_t a = 5; a < parts.size(); ++a)
+          l.arguments += (a > 5 ? ", " : "") + parts[a];
+        l.caller = caller_of(i);
+        out.push_back(std::move(l));
+      }
+      continue;
+    }
     if (!chevrons(i, '<'))
       continue;
     // The kernel expression before "<<<": NAME, ns::NAME, NAME<ARGS>.
@@ -945,11 +983,7 @@ std::vector<Launch> find_launches(std::string_view text) {
         l.arguments =
             std::string(text.substr(lx[open + 1].begin, lx[close - 1].end - lx[open + 1].begin));
     }
-    for (auto it = functions.rbegin(); it != functions.rend(); ++it)
-      if (it->first <= b && it->second->last > b) {
-        l.caller = it->second->names.front();
-        break;
-      }
+    l.caller = caller_of(b);
     out.push_back(std::move(l));
   }
   return out;

@@ -114,6 +114,15 @@ TEST_P(WholeFile, PreIncludedHeaderIsReadWithTheFile) {
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
 }
 
+TEST_P(WholeFile, HipProgramWithItsHostCode) {
+  const auto r = run_gpurun(k_dir +
+                            "hip/vector_scale.hip -k 'vector_scale<float>' --grid 1 "
+                            "--block 8 -a 'out=f32[8]' -a 'in=f32[8]:iota' -a factor=2 "
+                            "-a n=8 --expect 'out=f32[8]:iota(0,2)'" +
+                            flags());
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+}
+
 TEST_P(WholeFile, CompileErrorsShowTheFirstThreeAndACount) {
   const std::string cmd = k_dir +
                           "errors/five_errors.cu --grid 1 --block 1 -a 'x=f32[1]' -a n=1 "
@@ -164,6 +173,14 @@ TEST(WholeFileList, KernelsTheirParametersAndTheFilesOwnLaunches) {
   EXPECT_TRUE(launch.at("shared").is_null());
   EXPECT_EQ(kernels[2].at("name"), "row_sum_kernel");
   EXPECT_TRUE(kernels[2].at("launches").empty());
+
+  const auto h = run_gpurun("list " + k_dir + "hip/vector_scale.hip --json");
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  const auto& hip_launches = json::parse(h.out).at("kernels").at(0).at("launches");
+  ASSERT_EQ(hip_launches.size(), 2u) << h.out; // hipLaunchKernelGGL and <<<>>>
+  EXPECT_EQ(hip_launches[0].at("kernel"), "vector_scale<float>");
+  EXPECT_EQ(hip_launches[0].at("grid"), "dim3(n / 256)");
+  EXPECT_EQ(hip_launches[0].at("arguments"), "d_out, d_in, 2.0f, n");
 
   const auto t = run_gpurun("list " + k_dir + "samples_style/matrixMul.cu");
   ASSERT_EQ(t.exit_code, 0) << t.err;
