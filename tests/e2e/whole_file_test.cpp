@@ -176,7 +176,8 @@ TEST(WholeFileList, KernelsTheirParametersAndTheFilesOwnLaunches) {
 
   const auto h = run_gpurun("list " + k_dir + "hip/vector_scale.hip --json");
   ASSERT_EQ(h.exit_code, 0) << h.err;
-  const auto& hip_launches = json::parse(h.out).at("kernels").at(0).at("launches");
+  const json hip_doc = json::parse(h.out);
+  const auto& hip_launches = hip_doc.at("kernels").at(0).at("launches");
   ASSERT_EQ(hip_launches.size(), 2u) << h.out; // hipLaunchKernelGGL and <<<>>>
   EXPECT_EQ(hip_launches[0].at("kernel"), "vector_scale<float>");
   EXPECT_EQ(hip_launches[0].at("grid"), "dim3(n / 256)");
