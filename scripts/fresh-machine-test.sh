@@ -96,6 +96,24 @@ for i in 0 1; do
   tail -n 15 "$log" | sed 's/^/  | /'
 done
 
+# A whole file as users keep it (host code, main(), cuBLAS and helper headers that are not
+# there), compiled by clang since there is no CUDA toolkit, with the answer checked.
+if [ -z "${DEB:-}" ] && [ $status -eq 0 ]; then
+  log="$WORK/whole-file.log"
+  in_root "cd /root/gpurun && build/gpurun devices && build/gpurun list tests/data/whole_file/samples_style/matrixMul.cu &&
+    build/gpurun tests/data/whole_file/samples_style/matrixMul.cu -k 'MatrixMulCUDA<16>' --grid 2,2 \
+      --block 16,16 -a 'C=f32[32,32]' -a 'A=f32[32,32]:ones' -a 'B=f32[32,32]:ones' -a wA=32 -a wB=32 \
+      --global 'c_alpha=f32[1]:[0.5]' --expect 'C=f32[32,32]:16' --print none -v &&
+    build/gpurun tests/data/whole_file/llm_style/layernorm.cu -k layernorm_forward_kernel2 --grid 1 \
+      --block 128 -a 'out=f32[4,64]' -a 'mean=f32[4]' -a 'rstd=f32[4]' -a 'inp=f32[4,64]:iota' \
+      -a 'weight=f32[64]:1' -a 'bias=f32[64]:0' -a N=4 -a C=64 --expect 'mean=[31.5,95.5,159.5,223.5]' -v" \
+    >"$log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ] && grep -q "clang" "$log"; then verdict=PASS; else verdict="FAIL (exit $rc)"; status=1; fi
+  results+=("$(printf 'whole file %-14s (clang, no CUDA toolkit)   log: %s' "$verdict" "$log")")
+  tail -n 8 "$log" | sed 's/^/  | /'
+fi
+
 echo
 if [ -n "${DEB:-}" ]; then
   echo "fresh Debian 12 (bookworm minbase, no CUDA), $(basename "$DEB") installed and run:"
