@@ -10,6 +10,7 @@
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/compilers/nvrtc.hpp"
 #include "backends/cuda/buffer.hpp"
+#include "backends/cuda/device_assert.hpp"
 #include "backends/cuda/error.hpp"
 #include "backends/cuda/module.hpp"
 #include "backends/cuda/target.hpp"
@@ -67,7 +68,16 @@ std::string first_line(const char* log) {
 CudaContext::CudaContext(std::shared_ptr<ContextState> state, const DeviceProperties& properties)
     : m_state(std::move(state)), m_properties(properties) {}
 
-void CudaContext::stream_failed(CUresult result, const char* call, int line) const {
+void CudaContext::stream_failed(CUresult result, const char* call, int line,
+                                std::string_view assert_text) const {
+  if (result == CUDA_ERROR_ASSERT) {
+    const AssertionLines assertions = find_assertions(assert_text);
+    if (assertions.count > 0)
+      throw_error(
+          result, call, ExitCode::device,
+          describe_assertion(m_state->last_kernel.empty() ? "?" : m_state->last_kernel, assertions),
+          __FILE__, line);
+  }
   if (is_kernel_fault(result) && !m_state->last_kernel.empty())
     throw_error(result, call, ExitCode::device,
                 fmt::format("kernel '{}' faulted", m_state->last_kernel), __FILE__, line);
@@ -286,7 +296,8 @@ std::unique_ptr<Module> CudaContext::load(const CompileResult& compiled) {
   std::span<const std::byte> cubin;
   if (compiled.binary_format == "cubin")
     cubin = std::span<const std::byte>(compiled.binary.data(), compiled.binary.size());
-  return std::make_unique<CudaModule>(m_state, module, ptx_text, cubin);
+  return std::make_unique<CudaModule>(m_state, module, ptx_text, cubin,
+                                      calls_assertfail(compiled.binary));
 }
 
 void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack& args) {
@@ -329,8 +340,11 @@ void CudaContext::launch_repeated(Function& fn, const LaunchConfig& config, cons
   // Only a blocking launch flushes device printf; capturing every launch would put the capture's
   // system calls between the timer's start event and the kernel.
   std::optional<DeviceOutputScope> output;
-  if (m_state->launch_blocking)
+  std::optional<AssertOutputScope> asserts;
+  if (m_state->launch_blocking) {
     output.emplace(*m_state, CaptureFailure::raise);
+    asserts.emplace(*m_state);
+  }
   CUresult r = CUDA_SUCCESS;
   for (int i = 0; i < count && r == CUDA_SUCCESS; ++i)
     r = m_state->api.launch_kernel(function->handle(), config.grid.x, config.grid.y, config.grid.z,
@@ -338,10 +352,15 @@ void CudaContext::launch_repeated(Function& fn, const LaunchConfig& config, cons
                                    static_cast<unsigned>(config.shared_bytes), m_state->stream,
                                    pointers.empty() ? nullptr : pointers.data(), nullptr);
   output.reset();
+  const std::string assert_text = asserts ? asserts->finish() : std::string();
   if (r != CUDA_SUCCESS) {
-    // A fault reported here belongs to an earlier kernel, still named in last_kernel.
-    if (is_kernel_fault(r))
-      stream_failed(r, "cuLaunchKernel", __LINE__);
+    // A fault reported here belongs to an earlier kernel, still named in last_kernel; a
+    // blocking launch runs its kernel to the end, so there it is this one.
+    if (is_kernel_fault(r)) {
+      if (m_state->launch_blocking)
+        m_state->last_kernel = fn.name();
+      stream_failed(r, "cuLaunchKernel", __LINE__, assert_text);
+    }
     throw_error(r, "cuLaunchKernel", ExitCode::device,
                 fmt::format("launching kernel '{}' (grid {}, block {}, {} bytes shared)", fn.name(),
                             to_string(config.grid), to_string(config.block), config.shared_bytes),
@@ -359,15 +378,19 @@ std::unique_ptr<StreamHold> CudaContext::hold_stream(double limit_s) {
 void CudaContext::synchronize(std::optional<double> timeout_s) {
   m_state->make_current();
   DeviceOutputScope output(*m_state, CaptureFailure::raise); // the driver flushes printf here
-  wait_for_stream(timeout_s);
+  // A failed assert's lines are printed by a thread of the driver before the stream reports the
+  // error: standard error is taken for the whole wait.
+  AssertOutputScope asserts(*m_state);
+  const StreamFailure failure = wait_for_stream(timeout_s);
+  const std::string assert_text = asserts.finish();
+  if (failure.result != CUDA_SUCCESS)
+    stream_failed(failure.result, failure.call, failure.line, assert_text);
 }
 
-void CudaContext::wait_for_stream(std::optional<double> timeout_s) {
+CudaContext::StreamFailure CudaContext::wait_for_stream(std::optional<double> timeout_s) {
   const auto& api = m_state->api;
-  if (!timeout_s || !(*timeout_s <= k_max_watchdog_s)) {
-    check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
-    return;
-  }
+  if (!timeout_s || !(*timeout_s <= k_max_watchdog_s))
+    return {api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__};
   // A watchdog by polling: cuStreamSynchronize cannot be interrupted, and a kernel that never
   // finishes must not hang the tool.
   using clock = std::chrono::steady_clock;
@@ -378,11 +401,10 @@ void CudaContext::wait_for_stream(std::optional<double> timeout_s) {
     if (r == CUDA_SUCCESS) {
       // cuStreamQuery is not one of the driver's printf flush points; this returns at once and
       // writes the kernel's device printf now rather than at some later call.
-      check_stream_call(api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__);
-      return;
+      return {api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__};
     }
     if (r != CUDA_ERROR_NOT_READY)
-      stream_failed(r, "cuStreamQuery", __LINE__);
+      return {r, "cuStreamQuery", __LINE__};
     if (clock::now() >= deadline) {
       // The kernel keeps running; anything that would wait for it (freeing, unloading, releasing
       // the context) is skipped from now on and left to process exit.

@@ -1,5 +1,6 @@
 #include "backends/cuda/context_state.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -64,6 +65,37 @@ DeviceOutputScope::~DeviceOutputScope() {
   } catch (...) {
     // Destructors never throw; the text is lost rather than printed into a JSON document.
   }
+}
+
+AssertOutputScope::AssertOutputScope(const ContextState& state) {
+  if (state.assert_modules == 0)
+    return;
+  try {
+    m_capture.emplace(STDERR_FILENO);
+  } catch (...) {
+    // Without a capture the driver's lines still reach standard error; only the error message
+    // goes without them.
+  }
+}
+
+AssertOutputScope::~AssertOutputScope() {
+  try {
+    (void)finish();
+  } catch (...) {
+    // Destructors never throw.
+  }
+}
+
+std::string AssertOutputScope::finish() {
+  if (!m_capture)
+    return {};
+  std::string text = m_capture->finish();
+  m_capture.reset();
+  if (!text.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fflush(stderr);
+  }
+  return text;
 }
 
 } // namespace gpurun::cuda

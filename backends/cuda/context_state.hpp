@@ -35,6 +35,9 @@ struct ContextState {
   DeviceOutputSink device_output;
   /// CUDA_LAUNCH_BLOCKING=1: the driver also flushes device printf at the end of every launch.
   bool launch_blocking = false;
+  /// Loaded modules whose code calls __assertfail (a device assert): while there are any,
+  /// standard error is captured while the stream is waited for (AssertOutputScope).
+  int assert_modules = 0;
 };
 
 /// What a failure to start capturing does: raise it, or (in teardown, which must not throw) let
@@ -56,6 +59,27 @@ public:
 
 private:
   const DeviceOutputSink& m_sink;
+  std::optional<kit::FdCapture> m_capture;
+};
+
+/// While alive, file descriptor 2 is captured when a loaded module calls __assertfail. A failed
+/// device assert's lines (one per thread that failed one) are printed there by a thread of the
+/// driver, before the stream reports CUDA_ERROR_ASSERT, as seen on an H200 with driver 580
+/// (device printf goes to descriptor 1), so a scope spans the whole wait for the stream. The
+/// text goes back to standard error, unchanged, when the scope ends (what gpurun wrote there
+/// meanwhile, the progress line, comes out then too); finish() also returns it, for the error.
+class AssertOutputScope {
+public:
+  explicit AssertOutputScope(const ContextState& state);
+  ~AssertOutputScope();
+  AssertOutputScope(const AssertOutputScope&) = delete;
+  AssertOutputScope& operator=(const AssertOutputScope&) = delete;
+
+  /// Ends the capture: writes the text to standard error and returns it ("" when nothing was
+  /// captured, and from a second call).
+  std::string finish();
+
+private:
   std::optional<kit::FdCapture> m_capture;
 };
 

@@ -8,9 +8,9 @@
 namespace gpurun::cuda {
 namespace {
 
-// cuFuncGetParamInfo and a cubin's parameter records give offset and size only. The alignment is the largest power of two
-// (up to 16, the largest a kernel parameter has) that divides both: exact for scalars, vectors
-// and pointers, and a lower bound for structs.
+// cuFuncGetParamInfo and a cubin's parameter records give offset and size only. The alignment is
+// the largest power of two (up to 16, the largest a kernel parameter has) that divides both: exact
+// for scalars, vectors and pointers, and a lower bound for structs.
 std::size_t inferred_align(std::size_t offset, std::size_t size) {
   std::size_t align = 16;
   while (align > 1 && (size % align != 0 || offset % align != 0))
@@ -83,8 +83,10 @@ void CudaFunction::reserve_dynamic_shared(std::size_t bytes) {
 }
 
 CudaModule::CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std::string_view ptx,
-                       std::span<const std::byte> cubin)
-    : m_state(std::move(state)), m_handle(handle) {
+                       std::span<const std::byte> cubin, bool calls_assert)
+    : m_state(std::move(state)), m_handle(handle), m_calls_assert(calls_assert) {
+  if (m_calls_assert)
+    ++m_state->assert_modules;
   if (!cubin.empty()) {
     try {
       m_cubin_params = kit::cubin_params(cubin);
@@ -104,11 +106,13 @@ CudaModule::CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std
 
 CudaModule::~CudaModule() {
   m_functions.clear();
-  if (m_state->abandoned)
-    return;
-  DeviceOutputScope output(*m_state, CaptureFailure::let_through); // unloading flushes printf
-  (void)m_state->api.ctx_set_current(m_state->context);
-  (void)m_state->api.module_unload(m_handle);
+  if (!m_state->abandoned) {
+    DeviceOutputScope output(*m_state, CaptureFailure::let_through); // unloading flushes printf
+    (void)m_state->api.ctx_set_current(m_state->context);
+    (void)m_state->api.module_unload(m_handle);
+  }
+  if (m_calls_assert)
+    --m_state->assert_modules;
 }
 
 Function& CudaModule::function(const std::string& name) {

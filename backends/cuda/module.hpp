@@ -49,8 +49,9 @@ public:
   /// `ptx` is the module's PTX text when it was loaded from PTX (empty for a cubin).
   /// `ptx`: the module's PTX text, or empty; `cubin`: its cubin, or empty (a fatbin, PTX). Either
   /// gives the kernels' parameter layouts; without them the driver is asked.
+  /// `calls_assert`: its code calls __assertfail (ContextState::assert_modules).
   CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std::string_view ptx,
-             std::span<const std::byte> cubin);
+             std::span<const std::byte> cubin, bool calls_assert);
   ~CudaModule() override;
   CudaModule(const CudaModule&) = delete;
   CudaModule& operator=(const CudaModule&) = delete;
@@ -65,6 +66,7 @@ private:
   std::optional<std::vector<kit::PtxEntry>> m_ptx_entries;
   std::map<std::string, std::vector<kit::CubinParam>> m_cubin_params;
   std::map<std::string, std::unique_ptr<CudaFunction>> m_functions;
+  bool m_calls_assert = false;
 };
 
 } // namespace gpurun::cuda

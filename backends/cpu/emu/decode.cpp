@@ -121,8 +121,8 @@ Inst Decoder::decode_instruction(const ptx::Instruction& in, FunctionOperands& o
       throw_unsupported(in, "indirect call");
     auto callee = m_function_index.find(in.operands[1].name);
     if (callee == m_function_index.end())
-      throw device_error(fmt::format("PTX line {}: call to unknown function '{}'", in.line,
-                                     in.operands[1].name));
+      throw device_error(
+          fmt::format("PTX line {}: call to unknown function '{}'", in.line, in.operands[1].name));
     CallSite site;
     site.callee = callee->second;
     for (const auto& r : in.operands[0].elements)
@@ -134,13 +134,15 @@ Inst Decoder::decode_instruction(const ptx::Instruction& in, FunctionOperands& o
     }
     const DecodedFunction& target = m_program.functions[site.callee];
     const bool heap = target.is_malloc || target.is_free;
-    if (!target.is_vprintf && !heap && !m_module.functions[site.callee].has_body)
+    if (!target.is_vprintf && !heap && !target.is_assertfail &&
+        !m_module.functions[site.callee].has_body)
       throw UnsupportedInstruction(fmt::format("PTX line {}: call to external function '{}', "
                                                "which the emulator does not provide",
                                                in.line, target.name));
-    out.control = target.is_vprintf ? Control::vprintf
-                  : heap            ? Control::heap_call
-                                    : Control::call;
+    out.control = target.is_vprintf      ? Control::vprintf
+                  : heap                 ? Control::heap_call
+                  : target.is_assertfail ? Control::assert_fail
+                                         : Control::call;
     out.imm = df.frame_bytes; // the callee's frame starts after the caller's
     out.target = site.callee;
     out.aux = static_cast<std::uint32_t>(m_program.call_sites.size());
@@ -173,8 +175,7 @@ Inst Decoder::decode_instruction(const ptx::Instruction& in, FunctionOperands& o
       const auto kind = mods.take_any({"popc", "and", "or"});
       const auto types = mods.take_types();
       const Type want = kind == "popc" ? Type::u32 : Type::pred;
-      if (kind.empty() || types.size() != 1 || types[0] != want || ops.size() < 3 ||
-          ops.size() > 4)
+      if (kind.empty() || types.size() != 1 || types[0] != want || ops.size() < 3 || ops.size() > 4)
         throw_unsupported(in);
       out.aux = kind == "popc" ? kBarRedPopc : kind == "and" ? kBarRedAnd : kBarRedOr;
       out.d = kind == "popc" ? od.dst(ops.front()) : od.pred_dst(ops.front());
@@ -196,12 +197,11 @@ Inst Decoder::decode_instruction(const ptx::Instruction& in, FunctionOperands& o
     // their first operand for granted.
     throw_unsupported(in, "operand count");
   } else if (!(select_fp8_convert(in, mods, od, out) || select_integer_ext(in, mods, od, out) ||
-               select_packed(in, mods, od, out) ||
-               select_integer(in, mods, od, out) || select_float(in, mods, od, out) ||
-               select_compare(in, mods, od, out) || select_convert(in, mods, od, out) ||
-               select_memory(in, mods, od, out) || select_atomic(in, mods, od, out) ||
-               select_bits(in, mods, od, out) || select_warp(in, mods, od, out) ||
-               select_tensor(in, mods, od, out))) {
+               select_packed(in, mods, od, out) || select_integer(in, mods, od, out) ||
+               select_float(in, mods, od, out) || select_compare(in, mods, od, out) ||
+               select_convert(in, mods, od, out) || select_memory(in, mods, od, out) ||
+               select_atomic(in, mods, od, out) || select_bits(in, mods, od, out) ||
+               select_warp(in, mods, od, out) || select_tensor(in, mods, od, out))) {
     throw_unsupported(in);
   }
   if (!mods.leftover().empty())
@@ -321,7 +321,7 @@ void Decoder::compute_stack() {
       need = std::max(need, visit(f));
   if (cycle) {
     for (auto& f : m_program.functions)
-      if (!f.is_entry && !f.is_vprintf && !f.is_malloc && !f.is_free)
+      if (!f.is_entry && !f.is_vprintf && !f.is_malloc && !f.is_free && !f.is_assertfail)
         f.recursive = true;
     need = std::max(need, kRecursiveStackBytes);
   }

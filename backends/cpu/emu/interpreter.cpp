@@ -358,7 +358,8 @@ void Interpreter::run_warp(Warp& w) {
       ++warp_count;
       // Like thread_inst_executed: lanes whose guard is false still issued the instruction.
       // (A whole warp is the rule; std::popcount is a library call on baseline x86-64.)
-      lane_count += w.group == kFullMask ? kWarpSize : static_cast<unsigned>(std::popcount(w.group));
+      lane_count +=
+          w.group == kFullMask ? kWarpSize : static_cast<unsigned>(std::popcount(w.group));
       if (in.control == Control::none) [[likely]] {
         if (exec)
           in.fn(w, in, exec);
@@ -430,6 +431,11 @@ void Interpreter::step_control(Warp& w, const Inst& in, std::uint32_t exec) {
   case Control::trap:
     if (exec)
       trap(w, in, exec);
+    advance(w);
+    break;
+  case Control::assert_fail:
+    if (exec)
+      assert_fail(w, in, exec);
     advance(w);
     break;
   case Control::bar_sync:

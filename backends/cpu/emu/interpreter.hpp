@@ -24,8 +24,8 @@ public:
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
-  /// Runs one block to completion. Throws Error(device) for faults, trap and memcheck findings,
-  /// Cancelled when the launch was cancelled.
+  /// Runs one block to completion. Throws Error(device) for faults, trap, failed asserts and
+  /// memcheck findings, Cancelled when the launch was cancelled.
   void run_block(Dim3 block_index);
 
 private:
@@ -58,6 +58,9 @@ private:
   /// synccheck: a member mask without the calling lane, or naming lanes the warp lacks.
   void check_member_masks(Warp& w, const Inst& in, std::uint32_t exec);
   [[noreturn]] void trap(Warp& w, const Inst& in, std::uint32_t exec);
+  /// A failed device assert (`call __assertfail`): every lane in `exec` prints the GPU's line on
+  /// standard error, then the launch ends with the launch's first one as its device error.
+  [[noreturn]] void assert_fail(Warp& w, const Inst& in, std::uint32_t exec);
 
   LaunchState& m_launch;
   const Program& m_program;

@@ -30,7 +30,8 @@ enum class Control : std::uint8_t {
   warp_sync, ///< shfl/vote/redux/bar.warp.sync: waits for the lanes of its member mask
   trap,
   vprintf,
-  heap_call, ///< malloc (target 1) / free (target 2) on the device heap
+  heap_call,   ///< malloc (target 1) / free (target 2) on the device heap
+  assert_fail, ///< the CUDA runtime's __assertfail: prints the GPU's message, ends the launch
 };
 
 /// Static special registers: filled into a register slot when a warp starts.
@@ -155,7 +156,7 @@ struct MatrixOp {
   enum class Kind : std::uint8_t { load, store, mma, ldmatrix, stmatrix };
   enum class Use : std::uint8_t { a, b, c };
   Kind kind = Kind::load;
-  Use use = Use::a;      ///< load/store: which fragment (store is always c/d)
+  Use use = Use::a;       ///< load/store: which fragment (store is always c/d)
   bool col_major = false; ///< load/store: the matrix's layout in memory
   bool wmma = true;       ///< wmma (fragment shapes m16n16k16 …) or mma.sync (m16n8k16 …)
   bool trans = false;     ///< ldmatrix/stmatrix .trans
@@ -186,7 +187,8 @@ struct DecodedFunction {
   bool is_vprintf = false; ///< the external vprintf: handled by the host
   bool is_malloc = false;  ///< the external malloc / free: the device heap
   bool is_free = false;
-  std::uint32_t begin = 0; ///< first instruction index
+  bool is_assertfail = false; ///< the external __assertfail of a failed device assert
+  std::uint32_t begin = 0;    ///< first instruction index
   std::uint32_t end = 0;
   std::uint32_t frame_bytes = 0;              ///< .local depot + .param variables of this function
   std::vector<FrameVar> params;               ///< .func parameters in the frame

@@ -3,8 +3,8 @@
 // (regs[r * 32 + lane]) so that a handler works on 32 contiguous values; predicates are 32-bit
 // lane masks.
 #include <atomic>
-#include <cstddef>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -47,7 +47,7 @@ struct LaunchState {
   std::atomic<std::uint64_t> lane_instructions{0};
   /// Counted after every block when set (the context's progress counter).
   std::atomic<std::uint64_t>* blocks_done = nullptr;
-  std::mutex output_mutex; ///< device printf: one call's text is written at once
+  std::mutex output_mutex; ///< device printf, failed asserts: one call's text is written at once
   /// Receives device printf text (under output_mutex); empty: the process's standard output.
   std::function<void(std::string_view)> device_output;
   /// Device printf is bounded as the GPU's printf buffer is: a call whose record does not fit in
@@ -56,6 +56,9 @@ struct LaunchState {
   std::size_t printf_used = 0; ///< under output_mutex
   std::uint64_t printf_calls = 0;
   std::uint64_t printf_dropped = 0;
+  /// The line of the first failed device assert (under output_mutex): what the launch's error
+  /// names, whichever worker's throw ends the launch.
+  std::string first_assertion;
   Findings findings; ///< the sanitizers' findings
   std::mutex findings_mutex;
   /// Blocks whose threads reached different numbers of block-wide barriers, and the first one.
@@ -94,7 +97,7 @@ struct Warp {
   std::uint32_t depth[kWarpSize] = {};
   std::uint32_t frame_base[kWarpSize] = {};
   std::uint32_t sync_mask[kWarpSize] = {}; ///< member mask of a parked lane
-  std::uint32_t at_barrier[16] = {}; ///< the blocked lanes waiting at each named barrier
+  std::uint32_t at_barrier[16] = {};       ///< the blocked lanes waiting at each named barrier
   /// The key every live lane resumes at when they all wait at one barrier, arrived together
   /// (then the release hands the warp back as one group without scheduling); else 0.
   std::uint64_t resume_key = 0;
@@ -133,7 +136,7 @@ struct Block {
   int live_threads = 0;
   /// A thread of the block reached a block-wide barrier (else every count is 0 and agrees).
   bool counted_barrier = false;
-  bool reduction_waiting[16] = {}; ///< a bar.red waits at the named barrier
+  bool reduction_waiting[16] = {};    ///< a bar.red waits at the named barrier
   std::uint32_t pending_barriers = 0; ///< named barriers some thread has arrived at (bit per id)
   /// Named barriers 0..15: threads arrived, and the thread count that completes them (0 = all
   /// live threads).

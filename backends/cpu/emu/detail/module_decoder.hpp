@@ -72,6 +72,7 @@ public:
       df.is_vprintf = !fn.has_body && fn.name == "vprintf";
       df.is_malloc = !fn.has_body && fn.name == "malloc";
       df.is_free = !fn.has_body && fn.name == "free";
+      df.is_assertfail = !fn.has_body && fn.name == "__assertfail";
       m_program.functions.push_back(std::move(df));
     }
     for (std::size_t i = 0; i < m_module.functions.size(); ++i)
