@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
-#include <iterator>
 #include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -163,6 +163,12 @@ void add_option_for_clang(std::vector<std::string>& args, const std::string& opt
   }
 }
 
+// --fmad=false (nvcc's -fmad=false): no multiply-add is fused anywhere.
+bool fmad_off(const CompileOptions& options) {
+  return std::find(options.extra.begin(), options.extra.end(), "--fmad=false") !=
+         options.extra.end();
+}
+
 } // namespace
 
 std::vector<std::string> command_line(const KernelSource& source, const CompileOptions& options,
@@ -192,7 +198,7 @@ std::vector<std::string> command_line(const KernelSource& source, const CompileO
       // sinf a million ulps near multiples of pi. What is not fused is emitted with .rn, which
       // keeps ptxas (and the emulator) from fusing it later.
       "-Xclang",
-      "-ffp-contract=fast-honor-pragmas",
+      fmad_off(options) ? "-ffp-contract=off" : "-ffp-contract=fast-honor-pragmas",
       // libclc's bitcode says nvptx64-unknown-nvidiacl, the kernel nvptx64-nvidia-cuda: the same
       // target to the back end.
       "-Wno-linker-warnings",

@@ -6,10 +6,13 @@
 #include <vector>
 
 #include "backends/compilers/clang.hpp"
+#include "backends/compilers/compat_headers.hpp"
+#include "backends/compilers/device_headers.hpp"
 #include "backends/compilers/nvcc.hpp"
 #include "backends/compilers/nvrtc_api.hpp"
 #include "backends/compilers/whole_file.hpp"
 #include "backends/kit/cuda_arch.hpp"
+#include "base/detail/sha256.hpp"
 #include "base/error.hpp"
 
 namespace gpurun::compilers {
@@ -196,7 +199,17 @@ std::string compiler_id(const CompileOptions& options) {
   const auto chosen = choose(options);
   if (!chosen.available)
     return "unavailable";
-  return chosen.name + " " + chosen.version;
+  // The headers gpurun hands the compiler are part of what it compiles: a build with other
+  // headers must not reuse PTX made with these.
+  static const std::string headers = [] {
+    std::string all;
+    for (const auto& h : nvrtc::compat_headers())
+      all += std::string(h.name) + '\0' + h.text + '\0';
+    for (const auto& h : clang_layer_headers())
+      all += std::string(h.name) + '\0' + h.text + '\0';
+    return detail::sha256_hex(all).substr(0, 12);
+  }();
+  return fmt::format("{} {} headers {}", chosen.name, chosen.version, headers);
 }
 
 } // namespace gpurun::compilers
