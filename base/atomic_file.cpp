@@ -58,7 +58,9 @@ mode_t current_umask() {
 
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes) {
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-  std::string pattern = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+  // ".NAME.tmp-XXXXXX" must fit NAME_MAX (255 bytes) where NAME alone nearly fills it: cut NAME.
+  const std::string name = path.filename().string().substr(0, 255 - std::strlen("..tmp-XXXXXX"));
+  std::string pattern = (dir / ("." + name + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(pattern.data());
   if (fd < 0)
     fail(path, "cannot create a temporary file next to it");

@@ -41,6 +41,16 @@ TEST(AtomicFile, WritesBinaryBytesExactly) {
   EXPECT_EQ(std::filesystem::file_size(dir / "empty.bin"), 0u);
 }
 
+// The temporary file's name adds 12 bytes to the target's; a name of 255 bytes is still valid.
+TEST(AtomicFile, WritesANameOfTheLongestLength) {
+  const auto dir = test::temp_dir() / "long";
+  std::filesystem::create_directories(dir);
+  const std::string name = std::string(250, 'r') + ".json";
+  write_file_atomic(dir / name, std::string_view("x"));
+  EXPECT_EQ(slurp(dir / name), "x");
+  EXPECT_EQ(entries(dir), 1u);
+}
+
 TEST(AtomicFile, UsesTheUsualPermissions) {
   const auto dir = test::temp_dir();
   const mode_t old = ::umask(022);
