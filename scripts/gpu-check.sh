@@ -58,6 +58,10 @@ if [ -d "${CLANG_PTX:-}" ]; then
   done
 fi
 
+# 2c. whole .cu files (host code and all): cuda == cpu, nvcc, NumPy ports of their CPU references
+bash scripts/whole-file-gpu-check.sh "$OUT/whole-file" >"$OUT/whole-file.txt" 2>&1
+cat "$OUT/whole-file.txt"
+
 # 3. threads --run on the GPU
 check threads_run_cuda $G threads --run --backend cuda --grid 4,2 --block 8,4,2
 
