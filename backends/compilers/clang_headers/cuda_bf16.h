@@ -520,8 +520,21 @@ __GPURUN_BF16_SHFL(__shfl_down_sync)
 __GPURUN_BF16_SHFL(__shfl_xor_sync)
 #undef __GPURUN_BF16_SHFL
 
-// A compare-and-swap loop on the aligned 32-bit word that holds the half.
+// A compare-and-swap loop: on the half itself from sm_70 (atom.cas.b16), before it on the
+// aligned 32-bit word that holds it.
 __GPURUN_DEVICE__ __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 value) {
+#if __CUDA_ARCH__ >= 700
+  unsigned short seen = __gpurun_bf_bits(*address), expected;
+  do {
+    expected = seen;
+    const unsigned short next = __gpurun_bf_bits(__hadd(__gpurun_bf_from_bits(expected), value));
+    asm volatile("atom.cas.b16 %0, [%1], %2, %3;"
+                 : "=h"(seen)
+                 : "l"(address), "h"(expected), "h"(next)
+                 : "memory");
+  } while (seen != expected);
+  return __gpurun_bf_from_bits(seen);
+#else
   const unsigned long long where = reinterpret_cast<unsigned long long>(address);
   unsigned int* word = reinterpret_cast<unsigned int*>(where & ~3ull);
   const unsigned int shift = (where & 2u) ? 16u : 0u;
@@ -535,6 +548,25 @@ __GPURUN_DEVICE__ __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 
     old = atomicCAS(word, assumed, next);
   } while (old != assumed);
   return __gpurun_bf_from_bits(static_cast<unsigned short>(old >> shift));
+#endif
+}
+
+// Both halves added in one compare-and-swap loop on their 32-bit word (sm_60's atomicAdd).
+__GPURUN_DEVICE__ __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 value) {
+  unsigned int* word = reinterpret_cast<unsigned int*>(address);
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    __nv_bfloat162 current;
+    __builtin_memcpy(&current, &assumed, sizeof current);
+    const __nv_bfloat162 sum = __hadd2(current, value);
+    unsigned int next;
+    __builtin_memcpy(&next, &sum, sizeof next);
+    old = atomicCAS(word, assumed, next);
+  } while (old != assumed);
+  __nv_bfloat162 result;
+  __builtin_memcpy(&result, &old, sizeof result);
+  return result;
 }
 
 // CUDA's own spellings for the bfloat16 type.

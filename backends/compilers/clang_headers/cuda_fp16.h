@@ -509,8 +509,17 @@ __GPURUN_F16_SHFL(__shfl_down_sync)
 __GPURUN_F16_SHFL(__shfl_xor_sync)
 #undef __GPURUN_F16_SHFL
 
-// A compare-and-swap loop on the aligned 32-bit word that holds the half.
+// sm_70's atom.add.noftz.f16; before it, a compare-and-swap loop on the aligned 32-bit word that
+// holds the half.
 __GPURUN_DEVICE__ __half atomicAdd(__half* address, __half value) {
+#if __CUDA_ARCH__ >= 700
+  unsigned short prior;
+  asm volatile("atom.add.noftz.f16 %0, [%1], %2;"
+               : "=h"(prior)
+               : "l"(address), "h"(__gpurun_h_bits(value))
+               : "memory");
+  return __gpurun_h_from_bits(prior);
+#else
   const unsigned long long where = reinterpret_cast<unsigned long long>(address);
   unsigned int* word = reinterpret_cast<unsigned int*>(where & ~3ull);
   const unsigned int shift = (where & 2u) ? 16u : 0u;
@@ -524,6 +533,25 @@ __GPURUN_DEVICE__ __half atomicAdd(__half* address, __half value) {
     old = atomicCAS(word, assumed, next);
   } while (old != assumed);
   return __gpurun_h_from_bits(static_cast<unsigned short>(old >> shift));
+#endif
+}
+
+// Both halves added in one compare-and-swap loop on their 32-bit word (sm_60's atomicAdd).
+__GPURUN_DEVICE__ __half2 atomicAdd(__half2* address, __half2 value) {
+  unsigned int* word = reinterpret_cast<unsigned int*>(address);
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    __half2 current;
+    __builtin_memcpy(&current, &assumed, sizeof current);
+    const __half2 sum = __hadd2(current, value);
+    unsigned int next;
+    __builtin_memcpy(&next, &sum, sizeof next);
+    old = atomicCAS(word, assumed, next);
+  } while (old != assumed);
+  __half2 result;
+  __builtin_memcpy(&result, &old, sizeof result);
+  return result;
 }
 
 // CUDA's own spellings for the half type.

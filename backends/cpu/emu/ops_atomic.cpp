@@ -2,10 +2,12 @@
 // threads, so global atomics are real host atomics (std::atomic_ref); lanes of one warp apply
 // their operations in lane order, as a GPU serialises conflicting lanes.
 #include <atomic>
+#include <type_traits>
 
 #include "backends/cpu/emu/decoder.hpp"
 #include "backends/cpu/emu/handlers.hpp"
 #include "backends/cpu/emu/memory_access.hpp"
+#include "backends/cpu/emu/numeric.hpp"
 #include "backends/cpu/emu/sanitize.hpp"
 
 namespace gpurun::emu {
@@ -67,6 +69,40 @@ template <class T, AtomOp Op> void atom(Warp& w, const Inst& in, std::uint32_t m
   });
 }
 
+// atom.add.noftz.{f16, bf16, f16x2, bf16x2}: a compare-and-swap loop on the 16- or 32-bit word,
+// each half added as add.rn.{f16,bf16} adds it (no flush), one lane after another.
+template <class H, bool Pair> void atom_add_half(Warp& w, const Inst& in, std::uint32_t mask) {
+  using Word = std::conditional_t<Pair, std::uint32_t, std::uint16_t>;
+  std::byte* p[kWarpSize];
+  translate_lanes(w, in, mask, sizeof(Word), sizeof(Word), true, p);
+  each_lane(mask, [&](int l) {
+    if (reinterpret_cast<std::uintptr_t>(p[l]) % sizeof(Word))
+      throw_misaligned(w, l, lane_address(w, in, l), sizeof(Word));
+  });
+  if (w.block->sanitize) [[unlikely]]
+    sanitize_access(w, in, mask, sizeof(Word), Access::atomic, p);
+  const std::uint64_t* b = w.reg(in.b);
+  std::uint64_t* d = in.d != kNoReg ? w.reg(in.d) : nullptr;
+  const auto add = [](Word a, Word v) {
+    Word out = 0;
+    for (int i = 0; i < (Pair ? 2 : 1); ++i) {
+      const H x{static_cast<std::uint16_t>(a >> (16 * i))};
+      const H y{static_cast<std::uint16_t>(v >> (16 * i))};
+      out |= static_cast<Word>(static_cast<Word>(numeric::add(x, y).bits) << (16 * i));
+    }
+    return out;
+  };
+  each_lane(mask, [&](int l) {
+    std::atomic_ref<Word> ref(*reinterpret_cast<Word*>(p[l]));
+    const Word value = static_cast<Word>(b[l]);
+    Word old = ref.load();
+    while (!ref.compare_exchange_weak(old, add(old, value))) {
+    }
+    if (d)
+      d[l] = old;
+  });
+}
+
 template <AtomOp Op> Handler for_type(Type t) {
   auto ints = [](auto v) -> Handler { return &atom<decltype(v), Op>; };
   switch (t) {
@@ -88,6 +124,20 @@ template <AtomOp Op> Handler for_type(Type t) {
     if constexpr (Op == AtomOp::add || Op == AtomOp::exch)
       return &atom<double, Op>;
     return nullptr;
+  case Type::b16:
+  case Type::u16:
+    // atom.cas.b16 (sm_70): the 16-bit compare-and-swap.
+    if constexpr (Op == AtomOp::cas || Op == AtomOp::exch)
+      return ints(std::uint16_t{});
+    return nullptr;
+  case Type::f16:
+    return Op == AtomOp::add ? &atom_add_half<numeric::Half, false> : nullptr;
+  case Type::bf16:
+    return Op == AtomOp::add ? &atom_add_half<numeric::BFloat16, false> : nullptr;
+  case Type::f16x2:
+    return Op == AtomOp::add ? &atom_add_half<numeric::Half, true> : nullptr;
+  case Type::bf16x2:
+    return Op == AtomOp::add ? &atom_add_half<numeric::BFloat16, true> : nullptr;
   default:
     return nullptr;
   }

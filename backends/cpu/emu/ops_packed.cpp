@@ -145,7 +145,8 @@ bool packed_type(const ptx::Instruction& in, Type* out) {
 
 bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   Type t{};
-  if (!packed_type(in, &t))
+  // atom/red on packed halves are atomics (ops_atomic.cpp), not packed arithmetic.
+  if (in.opcode == "atom" || in.opcode == "red" || !packed_type(in, &t))
     return false;
   const std::string& op = in.opcode;
   const auto& ops = in.operands;
