@@ -159,6 +159,18 @@ Inst Decoder::decode_instruction(const ptx::Instruction& in, FunctionOperands& o
     out.control = Control::exit;
   } else if (op == "trap") {
     out.control = Control::trap;
+  } else if (op == "barrier" && mods.take("cluster")) {
+    // barrier.cluster.arrive / .wait (NVRTC's code for a generic cooperative-groups sync on
+    // sm_90): without a cluster launch each block is its own cluster, so either half is the
+    // block's barrier — every thread of the block passes both, so a full barrier at each is the
+    // same synchronisation.
+    if (!mods.take("arrive") && !mods.take("wait"))
+      throw_unsupported(in);
+    (void)mods.take_any({"release", "relaxed", "acquire"});
+    (void)mods.take("aligned");
+    if (!in.operands.empty())
+      throw_unsupported(in, "operand count");
+    out.control = Control::bar_sync;
   } else if ((op == "bar" || op == "barrier") &&
              std::find(in.modifiers.begin(), in.modifiers.end(), "warp") == in.modifiers.end()) {
     bool arrive = mods.take("arrive");

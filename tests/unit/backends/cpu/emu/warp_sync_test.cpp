@@ -325,3 +325,49 @@ extern "C" __global__ void k(unsigned* out) {
 
 } // namespace
 } // namespace gpurun::test
+
+namespace gpurun::test {
+namespace {
+
+// barrier.cluster.arrive / .wait without a cluster launch: the block is the cluster, so the
+// split barrier orders every thread's store before any thread's load after it (NVRTC emits it
+// for a generic cooperative-groups sync on sm_90). 128 threads: four warps run apart.
+TEST(WarpSync, ClusterBarrierOfAOneBlockClusterIsTheBlocksBarrier) {
+  const char* ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<6>;
+  .shared .align 4 .b8 tile[512];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, tile;
+  shl.b32 %r3, %r1, 2;
+  add.s32 %r4, %r2, %r3;
+  st.shared.u32 [%r4], %r1;
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  add.s32 %r5, %r1, 37;
+  and.b32 %r5, %r5, 127;
+  shl.b32 %r6, %r5, 2;
+  add.s32 %r7, %r2, %r6;
+  ld.shared.u32 %r5, [%r7];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
+)";
+  EmuHarness h(ptx);
+  Buffer& out = h.buffer(std::vector<std::uint32_t>(128, 0));
+  h.run("k", Dim3{2, 1, 1}, Dim3{128, 1, 1}, out);
+  auto r = h.read<std::uint32_t>(out);
+  for (std::uint32_t t = 0; t < 128; ++t)
+    EXPECT_EQ(r[t], (t + 37) % 128) << "thread " << t;
+}
+
+} // namespace
+} // namespace gpurun::test
