@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/compilers/whole_file.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
 #include "base/process_clock.hpp"
@@ -77,6 +78,13 @@ std::optional<ResolvedKernel> resolve_kernel(const RunRequest& request,
   const bool is_ptx = source.language == Language::ptx;
   auto kernels =
       is_ptx ? find_ptx_kernels(source.text, source.path.string()) : find_kernels(source.text);
+  // A kernel the file includes from its own header (kernels.cuh) is looked for there too.
+  const bool named_elsewhere = request.kernel && !declares_kernel(kernels, *request.kernel);
+  if (!is_ptx && (named_elsewhere || (!request.kernel && kernels.empty()))) {
+    auto with_headers = find_kernels(compilers::with_own_headers(source, request.compile));
+    if (request.kernel ? declares_kernel(with_headers, *request.kernel) : !with_headers.empty())
+      kernels = std::move(with_headers);
+  }
   ResolvedKernel resolved;
   if (request.kernel) {
     check_kernel_expression(*request.kernel);

@@ -587,6 +587,17 @@ DeviceSource device_source(const KernelSource& source, const CompileOptions& opt
   return out;
 }
 
+std::string with_own_headers(const KernelSource& source, const CompileOptions& options) {
+  DeviceSource scratch;
+  const HeaderPolicy everything{[](std::string_view) { return true; }, {}};
+  Includer includer(options, everything, scratch);
+  fs::path folder = source.path.parent_path();
+  if (folder.empty())
+    folder = ".";
+  const std::string shown = source.path.empty() ? std::string("kernel.cu") : source.path.string();
+  return includer.expand(source.text, folder, shown, 0);
+}
+
 HeaderPolicy nvrtc_header_policy() {
   std::set<std::string, std::less<>> names;
   for (const auto& h : nvrtc::compat_headers())

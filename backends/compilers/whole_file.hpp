@@ -53,6 +53,11 @@ struct DeviceSource {
 [[nodiscard]] DeviceSource device_source(const KernelSource& source, const CompileOptions& options,
                                          const HeaderPolicy& headers, Pruning pruning);
 
+/// `source` with the file's own headers read in (between #line markers) and nothing left out: the
+/// text in which to look for a kernel the file includes rather than defines.
+[[nodiscard]] std::string with_own_headers(const KernelSource& source,
+                                           const CompileOptions& options);
+
 /// The headers NVRTC finds by itself: gpurun's compatibility headers and the toolkit's own headers
 /// that go with the loaded NVRTC (host-library headers excepted).
 [[nodiscard]] HeaderPolicy nvrtc_header_policy();

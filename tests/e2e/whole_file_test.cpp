@@ -114,6 +114,22 @@ TEST_P(WholeFile, PreIncludedHeaderIsReadWithTheFile) {
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
 }
 
+TEST_P(WholeFile, KernelsFromTheFilesOwnHeaderAreTypeChecked) {
+  const std::string file = k_dir + "include/program.cu ";
+  const auto r = run_gpurun(file +
+                            "-k offset_in_header -g 1 -b 8 -a 'x=f32[4]:iota' -a offset=1 "
+                            "-a n=4 --expect 'x=[1,2,3,4]'" +
+                            flags());
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  // The template's parameters come from the header's declaration: a wrong buffer type is named.
+  const auto bad = run_gpurun(file +
+                              "-k 'scale_in_header<float>' -g 1 -b 8 -a 'x=f64[4]:iota' "
+                              "-a factor=2 -a n=4" +
+                              flags());
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("'float* x'"), std::string::npos) << bad.err;
+}
+
 TEST_P(WholeFile, HipProgramWithItsHostCode) {
   const auto r = run_gpurun(k_dir +
                             "hip/vector_scale.hip -k 'vector_scale<float>' --grid 1 "
