@@ -1,6 +1,7 @@
 #include "app/nvcc_spellings.hpp"
 
 #include <array>
+#include <cctype>
 #include <string_view>
 
 namespace gpurun {
@@ -41,12 +42,39 @@ constexpr std::array k_spellings{
     Spelling{"-G", "--opt", false, "--device-debug"},
     Spelling{"--device-debug", "--opt", false, "--device-debug"},
     Spelling{"-rdc", "--opt", true, "--relocatable-device-code="},
+    // C++ dialect options of device code: NVRTC has them under the same names.
+    Spelling{"--expt-relaxed-constexpr", "--opt", false, "--expt-relaxed-constexpr"},
+    Spelling{"-expt-relaxed-constexpr", "--opt", false, "--expt-relaxed-constexpr"},
+    Spelling{"--extended-lambda", "--opt", false, "--extended-lambda"},
+    Spelling{"-extended-lambda", "--opt", false, "--extended-lambda"},
+    Spelling{"--expt-extended-lambda", "--opt", false, "--extended-lambda"},
+    Spelling{"-expt-extended-lambda", "--opt", false, "--extended-lambda"},
+    // What only the host side of nvcc's build uses: its compiler, its linker, its libraries.
+    Spelling{"-Xcompiler", "", true, ""},
+    Spelling{"--compiler-options", "", true, ""},
+    Spelling{"-Xlinker", "", true, ""},
+    Spelling{"--linker-options", "", true, ""},
+    Spelling{"-ccbin", "", true, ""},
+    Spelling{"--compiler-bindir", "", true, ""},
+    Spelling{"-m64", "", false, ""},
     // A header read before the file, as nvcc's -include: the file's own headers are read in
     // with it (compilers/whole_file.hpp).
     Spelling{"-include", "--opt", true, "--pre-include="},
     Spelling{"--pre-include", "--opt", true, "--pre-include="},
     Spelling{"--relocatable-device-code", "--opt", true, "--relocatable-device-code="},
 };
+
+// nvcc's words for the host side of a build, glued to their value: optimisation levels (-O3),
+// libraries (-lcublas) and library folders (-L/usr/local/cuda/lib64). Dropped: gpurun builds no
+// host program.
+bool is_host_build_word(const std::string& word) {
+  if (word == "-O" || (word.size() == 3 && word.starts_with("-O") &&
+                       (std::isdigit(static_cast<unsigned char>(word[2])) != 0 || word[2] == 's')))
+    return true;
+  if (word.size() > 2 && word.starts_with("-l") && word != "-lineinfo")
+    return true; // -lcublas
+  return word.size() > 2 && word.starts_with("-L");
+}
 
 } // namespace
 
@@ -82,7 +110,8 @@ std::vector<std::string> rewrite_nvcc_spellings(std::vector<std::string> args) {
       }
     }
     if (match == nullptr) {
-      out.push_back(word);
+      if (!is_host_build_word(word))
+        out.push_back(word);
       continue;
     }
     if (match->takes_value && !glued) {

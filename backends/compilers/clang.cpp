@@ -155,6 +155,9 @@ void add_option_for_clang(std::vector<std::string>& args, const std::string& opt
   } else if (const auto rdc = value_of("--relocatable-device-code")) {
     if (*rdc == "true")
       add({"-fgpu-rdc"});
+  } else if (option == "--expt-relaxed-constexpr" || option == "--extended-lambda") {
+    // clang's CUDA mode calls constexpr functions from device code and takes extended
+    // lambdas without being asked.
   } else if (value_of("--maxrregcount") || value_of("--ptxas-options") ||
              option.starts_with("-Xptxas")) {
     // ptxas's options: the driver's JIT (or the emulator) takes clang's PTX as it is.

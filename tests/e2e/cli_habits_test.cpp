@@ -23,6 +23,21 @@ TEST(NvccSpellings, ArchStdAndPassThroughOptionsAreAccepted) {
   }
 }
 
+TEST(NvccSpellings, AWholeFilesOwnBuildLineIsAccepted) {
+  // What a Makefile passes nvcc for the host side is dropped; device dialect options pass.
+  for (const std::string flags :
+       {"-O3", "-O0", "-lcublas -lcublasLt", "-L/usr/local/cuda/lib64", "-Xcompiler -fopenmp",
+        "-ccbin g++", "-m64", "--expt-relaxed-constexpr", "--extended-lambda",
+        "--expt-extended-lambda", "-O3 --use_fast_math -lcublas -lcublasLt"}) {
+    for (const std::string compiler : {"nvrtc", "clang"}) {
+      const auto r = run_gpurun(seed + flags + " --compiler " + compiler);
+      if (r.exit_code == 5)
+        continue; // that compiler is not installed
+      EXPECT_EQ(r.exit_code, 0) << flags << " (" << compiler << ")\n" << r.err;
+    }
+  }
+}
+
 TEST(NvccSpellings, TheArchReachesTheCompiler) {
   // compute_75 PTX says so in its .target line.
   const auto ptx = temp_dir() / "k.ptx";
