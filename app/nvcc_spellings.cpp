@@ -42,7 +42,7 @@ constexpr std::array k_spellings{
     Spelling{"-G", "--opt", false, "--device-debug"},
     Spelling{"--device-debug", "--opt", false, "--device-debug"},
     Spelling{"-rdc", "--opt", true, "--relocatable-device-code="},
-    // C++ dialect options of device code: NVRTC has them under the same names.
+    // C++ dialect options of device code: for nvcc (NVRTC and clang do without them).
     Spelling{"--expt-relaxed-constexpr", "--opt", false, "--expt-relaxed-constexpr"},
     Spelling{"-expt-relaxed-constexpr", "--opt", false, "--expt-relaxed-constexpr"},
     Spelling{"--extended-lambda", "--opt", false, "--extended-lambda"},

@@ -68,8 +68,13 @@ std::vector<std::string> build_options(const KernelSource& source, const Compile
   // compatibility headers win. They are the ones that belong to the NVRTC that was loaded.
   for (const auto& dir : library().include_dirs)
     args.push_back("-I" + dir);
-  for (const auto& extra : options.extra)
+  for (const auto& extra : options.extra) {
+    // nvcc's dialect switches (a whole file's build passes them): NVRTC has no such options,
+    // and nvcc (--compiler nvcc) is where they change what compiles.
+    if (extra == "--expt-relaxed-constexpr" || extra == "--extended-lambda")
+      continue;
     args.push_back(extra);
+  }
   return args;
 }
 
