@@ -357,6 +357,23 @@ std::string demangled(const std::string& symbol) {
   return status == 0 && text ? std::string(text.get()) : symbol;
 }
 
+std::string c_string_literal(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void replace_all(std::string& text, std::string_view from, std::string_view to) {
+  if (from.empty())
+    return;
+  for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
+    text.replace(pos, from.size(), to);
+}
+
 std::string kernel_name(const std::string& symbol) {
   std::string text = demangled(symbol);
   if (text == symbol)

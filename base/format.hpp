@@ -25,6 +25,13 @@ namespace gpurun {
 /// A C++ symbol as written in the source ("_Z3whoPf" → "who(float*)"); other names unchanged.
 [[nodiscard]] std::string demangled(const std::string& symbol);
 
+/// `text` as a C string literal, quotes included, for a #line or #include written for a compiler
+/// (`a "b"\c` → `"a \"b\"\\c"`).
+[[nodiscard]] std::string c_string_literal(std::string_view text);
+
+/// Every occurrence of `from` in `text` replaced by `to` (nothing when `from` is empty).
+void replace_all(std::string& text, std::string_view from, std::string_view to);
+
 /// A kernel symbol as its author names it: "_Z23softmax_forward_kernel4PfPKfi" →
 /// "softmax_forward_kernel4", "_Z5saxpyIfEvT_PKS0_PS0_i" → "saxpy<float>" (no return type, no
 /// parameter list); other names unchanged.

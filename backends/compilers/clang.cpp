@@ -16,6 +16,7 @@
 #include "backends/compilers/device_headers.hpp"
 #include "backends/kit/subprocess.hpp"
 #include "base/error.hpp"
+#include "base/format.hpp"
 
 namespace gpurun::clang_cuda {
 namespace {
@@ -54,24 +55,6 @@ void write_headers(const fs::path& folder) {
   for (const auto& h : nvrtc::compat_headers())
     if (written.insert(h.name).second)
       write_file(folder / h.name, h.text);
-}
-
-// A string literal for #line: the path as clang should name it in diagnostics and line tables.
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-  if (from.empty())
-    return;
-  for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
-    text.replace(pos, from.size(), to);
 }
 
 bool unsupported_arch(const std::string& log) {
@@ -273,7 +256,7 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
       source.path.empty() ? std::string("kernel.cu") : source.path.string();
   const fs::path input =
       temp.path() / (source.path.empty() ? fs::path("kernel.cu") : source.path.filename());
-  write_file(input, fmt::format("#line 1 {}\n{}\n{}", quoted(shown_path), source.text,
+  write_file(input, fmt::format("#line 1 {}\n{}\n{}", c_string_literal(shown_path), source.text,
                                 instantiation_code(options.name_expressions)));
   const fs::path output = temp.path() / "kernel.ptx";
 

@@ -13,6 +13,7 @@
 #include "backends/kit/cuda_arch.hpp"
 #include "backends/kit/subprocess.hpp"
 #include "base/error.hpp"
+#include "base/format.hpp"
 
 namespace gpurun::nvcc {
 namespace {
@@ -63,24 +64,6 @@ void write_file(const fs::path& path, std::string_view text) {
         fmt::format("cannot compile with nvcc: cannot write {}", path.string()));
 }
 
-// A string literal for #include and #line.
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-  if (from.empty())
-    return;
-  for (auto pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
-    text.replace(pos, from.size(), to);
-}
-
 // The file nvcc compiles. The user's own file when the source is that file and nothing is to be
 // instantiated; otherwise a file in `temp`: one that #includes the user's file by absolute path
 // (so that its own #include "…" and the names in errors and line tables stay the user's) followed
@@ -94,8 +77,9 @@ fs::path input_file(const KernelSource& source, const CompileOptions& options,
   if (on_disk && !ec && options.name_expressions.empty())
     return absolute;
   const std::string shown = source.path.empty() ? std::string("kernel.cu") : source.path.string();
-  std::string text = on_disk && !ec ? fmt::format("#include {}\n", quoted(absolute.string()))
-                                    : fmt::format("#line 1 {}\n{}\n", quoted(shown), source.text);
+  std::string text = on_disk && !ec
+                         ? fmt::format("#include {}\n", c_string_literal(absolute.string()))
+                         : fmt::format("#line 1 {}\n{}\n", c_string_literal(shown), source.text);
   text += clang_cuda::instantiation_code(options.name_expressions);
   const fs::path name = source.path.empty() ? fs::path("kernel.cu") : source.path.filename();
   const fs::path input = temp / name;

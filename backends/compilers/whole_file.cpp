@@ -16,6 +16,7 @@
 #include "backends/compilers/device_headers.hpp"
 #include "backends/compilers/nvrtc_api.hpp"
 #include "backends/compilers/source_scan.hpp"
+#include "base/format.hpp"
 
 namespace gpurun::compilers {
 namespace {
@@ -76,17 +77,6 @@ constexpr std::array k_host_library_prefixes{
     "vulkan/",
     "helper_gl",
 };
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::optional<std::string> read_text(const fs::path& path) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec))
@@ -262,7 +252,7 @@ private:
       if (companions.empty())
         return dropped(inc, directive);
       return fmt::format("{}{}\n#line {} {}", dropped(inc, directive), companions, line_after,
-                         quoted(shown));
+                         c_string_literal(shown));
     }
     const auto found = find(inc, folder);
     if (found && !is_toolkit_folder(found->parent_path())) {
@@ -294,8 +284,8 @@ private:
         open = fmt::format("#ifndef {0}\n#define {0}\n", guard);
         close = "#endif\n";
       }
-      return fmt::format("\n{}#line 1 {}\n{}\n{}#line {} {}", open, quoted(shown_header), body,
-                         close, line_after, quoted(shown));
+      return fmt::format("\n{}#line 1 {}\n{}\n{}#line {} {}", open, c_string_literal(shown_header),
+                         body, close, line_after, c_string_literal(shown));
     }
     if (m_headers.provided && m_headers.provided(inc.name))
       return kept;
@@ -426,13 +416,13 @@ DeviceSource device_source(const KernelSource& source, const CompileOptions& opt
       std::error_code ec;
       if (fs::is_regular_file(header, ec))
         header = fs::absolute(header, ec);
-      pre += fmt::format("#include {}\n", quoted(header.string()));
+      pre += fmt::format("#include {}\n", c_string_literal(header.string()));
     }
-  const std::string text =
-      pre.empty()
-          ? includer.expand(source.text, folder, shown, 0)
-          : includer.expand(fmt::format("{}#line 1 {}\n{}", pre, quoted(shown), source.text),
-                            folder, shown, 0);
+  const std::string text = pre.empty()
+                               ? includer.expand(source.text, folder, shown, 0)
+                               : includer.expand(fmt::format("{}#line 1 {}\n{}", pre,
+                                                             c_string_literal(shown), source.text),
+                                                 folder, shown, 0);
 
   const scan::Structure s = scan::read_structure(text);
   if (!s.ok) {

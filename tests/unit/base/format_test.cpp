@@ -189,3 +189,25 @@ TEST(KernelNames, EverySymbolInAMessage) {
 
 } // namespace
 } // namespace gpurun
+
+namespace gpurun {
+namespace {
+
+TEST(CStringLiteral, QuotesAndBackslashesAreEscaped) {
+  EXPECT_EQ(c_string_literal("dir/k.cu"), "\"dir/k.cu\"");
+  EXPECT_EQ(c_string_literal("a \"b\"\\c"), "\"a \\\"b\\\"\\\\c\"");
+}
+
+TEST(ReplaceAll, EveryOccurrenceAndNothingForAnEmptyPattern) {
+  std::string text = "/tmp/x/a /tmp/x/b";
+  replace_all(text, "/tmp/x/", "");
+  EXPECT_EQ(text, "a b");
+  replace_all(text, "", "z");
+  EXPECT_EQ(text, "a b");
+  std::string grow = "aa";
+  replace_all(grow, "a", "aa");
+  EXPECT_EQ(grow, "aaaa");
+}
+
+} // namespace
+} // namespace gpurun
