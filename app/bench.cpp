@@ -14,6 +14,7 @@
 #include "app/command.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "base/json_read.hpp"
 #include "bench/p2p.hpp"
 #include "bench/runner.hpp"
 #include "bench/shard.hpp"
@@ -148,12 +149,16 @@ bench::Suite load_suite(const CLI::App& cmd, const BenchCommandOptions& o) {
       throw usage_error(fmt::format("{}: applies to a kernel file, not to {} (write it in the "
                                     "suite's cases)",
                                     flag, o.file));
-  const json doc = read_json_document(o.file, "suite");
-  if (doc.is_object() && doc.contains("cases"))
-    return bench::read_suite(o.file);
-  // A run spec: one case, its axes from -a.
+  const json doc = read_json_file(o.file, "suite");
   std::error_code ec;
   const fs::path dir = fs::absolute(o.file, ec).parent_path();
+  if (doc.is_object() && doc.contains("cases"))
+    return bench::suite_from_json(doc, o.file, dir, fs::path(o.file).stem().string());
+  if (!doc.is_object())
+    throw usage_error(fmt::format("{}: neither a suite (a JSON object with \"cases\") nor a run "
+                                  "spec (a JSON object)",
+                                  o.file));
+  // A run spec: one case, its axes from -a.
   return bench::single_case_suite(doc, fs::path(o.file).stem().string(), dir);
 }
 
@@ -408,11 +413,14 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
                 "Do not hold the stream while enqueueing: the launch latency is then timed too");
   cmd->add_option("--max-noise", o->max_noise_percent,
                   "Stop when the relative stdev is at most PCT percent (default 0.5)");
-  cmd->add_option("--min-samples", o->min_samples, "Samples before stopping (default 10)");
+  // The check: CLI11 reads an unsigned option with strtoull, which takes 2^64 and -1 silently.
+  cmd->add_option("--min-samples", o->min_samples, "Samples before stopping (default 10)")
+      ->check(whole_number_at_least(0));
   cmd->add_option("--min-time", o->min_time_s,
                   "Seconds of measured kernel time before stopping (default 0.5)");
   cmd->add_option("--timeout", o->timeout_s, "Seconds of sampling per case at most (default 15)");
-  cmd->add_option("--max-samples", o->max_samples, "Samples per case at most (default 1000000)");
+  cmd->add_option("--max-samples", o->max_samples, "Samples per case at most (default 1000000)")
+      ->check(whole_number_at_least(0));
   cmd->add_option("--launch-timeout", o->launch_timeout_s,
                   "Watchdog: give up on one launch after SEC seconds (default 60)");
   cmd->add_flag("--interleave", o->interleave,

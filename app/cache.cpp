@@ -6,6 +6,7 @@
 
 #include "app/command.hpp"
 #include "base/format.hpp"
+#include "base/json_text.hpp"
 #include "pipeline/compile_cache.hpp"
 
 namespace gpurun {
@@ -27,7 +28,7 @@ void add_cache_command(CLI::App& app, CommandEnv& env) {
     if (*json) {
       const nlohmann::ordered_json document{
           {"dir", info.dir.string()}, {"entries", info.entries}, {"bytes", info.bytes}};
-      fmt::print("{}\n", document.dump(2));
+      fmt::print("{}\n", json_text(document, 2));
       return;
     }
     fmt::print("cache: {}\nentries: {}\nsize: {}\n", info.dir.string(), info.entries,

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
+#include "base/json_text.hpp"
 #include "pipeline/listing.hpp"
 
 namespace gpurun {
@@ -96,7 +97,7 @@ void add_list_command(CLI::App& app, CommandEnv& /*env*/) {
   cmd->callback([o] {
     const FileListing listing = list_file(o->file);
     if (o->json)
-      fmt::print("{}\n", to_json(listing).dump(2));
+      fmt::print("{}\n", json_text(to_json(listing), 2));
     else
       print_text(listing);
   });

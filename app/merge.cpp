@@ -12,7 +12,8 @@
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
-#include "base/read_file.hpp"
+#include "base/json_read.hpp"
+#include "base/json_text.hpp"
 #include "bench/merge.hpp"
 #include "output/color.hpp"
 
@@ -40,12 +41,14 @@ void check_output(const MergeArgs& args) {
       throw usage_error(fmt::format("{}: is also a shard to merge; the first argument is the "
                                     "merged file to write",
                                     args.output));
-  const auto text = read_file(args.output);
-  if (!text)
-    return; // not there yet, or unreadable: the write will say so
-  const auto doc = nlohmann::json::parse(*text, nullptr, false);
+  nlohmann::json doc;
+  try {
+    doc = read_json_file(args.output, "merged");
+  } catch (const Error&) {
+    return; // not there yet, unreadable or not JSON: nothing to lose, or the write will say so
+  }
   const auto shard = nlohmann::json::json_pointer("/context/gpurun/shard");
-  if (!doc.is_discarded() && doc.contains(shard))
+  if (doc.contains(shard))
     throw usage_error(fmt::format("{}: holds a shard's result; the first argument is the merged "
                                   "file to write",
                                   args.output));
@@ -59,7 +62,7 @@ void run_merge(const MergeArgs& args) {
   const auto merged = bench::merge_shards(inputs, {args.allow_partial});
   for (const auto& warning : merged.warnings)
     std::cerr << warning_prefix() << one_line(warning) << '\n';
-  write_file_atomic(args.output, merged.document.dump(2) + "\n");
+  write_file_atomic(args.output, json_text(merged.document, 2) + "\n");
   fmt::print("merged {} of {} shards of suite '{}': {} cases, measured on {} ({}) into {}\n",
              merged.shards.size(), merged.shard_count, merged.suite, merged.cases,
              fmt::join(merged.hosts, ", "), fmt::join(merged.devices, ", "), args.output);

@@ -9,7 +9,7 @@
 #include "app/command.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
-#include "base/read_file.hpp"
+#include "base/json_read.hpp"
 #include "output/plot.hpp"
 
 namespace gpurun {
@@ -48,13 +48,7 @@ void add_plot_command(CLI::App& app, CommandEnv& env) {
     if (output == std::filesystem::path(args->results))
       throw usage_error(fmt::format("-o {}: would overwrite the results", output.string()));
     check_plot_target(output, "-o");
-    std::string why;
-    const auto text = read_file(args->results, &why);
-    if (!text)
-      throw usage_error(fmt::format("{}: cannot read: {}", args->results, why));
-    const auto document = nlohmann::json::parse(*text, nullptr, false);
-    if (document.is_discarded())
-      throw usage_error(fmt::format("{}: not JSON", args->results));
+    const auto document = read_json_file(args->results, "bench result");
     const PlotData plot = make_plot(document, args->results, args->x_axis, metric);
     write_plot_svg(plot, output);
     fmt::print("wrote {} ({} series against {}{})\n", output.string(), plot.series.size(),

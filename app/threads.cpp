@@ -153,9 +153,10 @@ void add_threads_command(CLI::App& app, CommandEnv& env) {
                   "Threads per warp (default: the selected device's, else 32)");
   cmd->add_option("--format", o->format, "table (default), csv, json or md");
   cmd->add_flag("--json", o->json, "Same as --format json");
-  cmd->add_option(
-      "--limit", o->limit,
-      "Most rows to print (default: table and md 64, csv and json all; 0: summary only)");
+  cmd->add_option("--limit", o->limit,
+                  "Most rows to print (default: table and md 64, csv and json all; 0: summary "
+                  "only)")
+      ->check(whole_number_at_least(0));
   cmd->add_option("--where", o->where,
                   "Keep rows matching EXPR over the column names, e.g. 'warp==1 && lane<4'");
   cmd->add_flag("--run", o->run,

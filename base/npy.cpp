@@ -240,7 +240,7 @@ HostBuffer parse_npy(std::span<const std::byte> file, const std::string& name) {
 
 HostBuffer read_npy(const std::filesystem::path& path) {
   std::string why;
-  const auto raw = read_file(path, &why);
+  const auto raw = read_file(path, &why, k_no_read_limit);
   if (!raw)
     throw usage_error(fmt::format("{}: cannot read the file: {}", path.string(), why));
   return parse_npy(std::as_bytes(std::span(raw->data(), raw->size())), path.string());

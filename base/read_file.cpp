@@ -2,10 +2,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "base/format.hpp"
 
 namespace gpurun {
 
@@ -42,7 +47,8 @@ private:
 
 } // namespace
 
-std::optional<std::string> read_file(const std::filesystem::path& path, std::string* why) {
+std::optional<std::string> read_file(const std::filesystem::path& path, std::string* why,
+                                     std::uint64_t max_bytes) {
   auto fail = [&](std::string reason) -> std::optional<std::string> {
     if (why != nullptr)
       *why = std::move(reason);
@@ -57,8 +63,16 @@ std::optional<std::string> read_file(const std::filesystem::path& path, std::str
     return fail(std::strerror(errno));
   if (!S_ISREG(st.st_mode))
     return fail(kind_of(st.st_mode));
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (size > max_bytes)
+    return fail(
+        fmt::format("is {}, more than the {} gpurun reads", byte_size(size), byte_size(max_bytes)));
   std::string text;
-  text.resize(static_cast<std::size_t>(st.st_size));
+  try {
+    text.resize(static_cast<std::size_t>(size));
+  } catch (const std::bad_alloc&) {
+    return fail(fmt::format("is {}, more than this machine's memory holds", byte_size(size)));
+  }
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::read(fd.get(), text.data() + done, text.size() - done);

@@ -1,13 +1,14 @@
 #include "bench/merge.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "base/read_file.hpp"
+#include "base/json_read.hpp"
 
 namespace gpurun::bench {
 
@@ -44,9 +45,12 @@ std::size_t count_at(const std::string& label, const ordered_json& parent, const
   const auto it = parent.find(key);
   if (it == parent.end() || it->is_null())
     invalid(label, fmt::format("{}.{}", where, key), "missing");
-  if (!it->is_number_integer() || it->get<long long>() < 0)
+  // Counts up to 2^64 - 1 (--shard 0/18446744073709551615) are unsigned: no signed read of them.
+  if (it->is_number_unsigned())
+    return it->get<std::size_t>();
+  if (!it->is_number_integer() || it->get<std::int64_t>() < 0)
     invalid(label, fmt::format("{}.{}", where, key), "expected a whole number ≥ 0");
-  return it->get<std::size_t>();
+  return static_cast<std::size_t>(it->get<std::int64_t>());
 }
 
 /// A text field that may be absent ("" then).
@@ -182,15 +186,7 @@ void compare_settings(const Shard& first, const Shard& shard, std::vector<std::s
 } // namespace
 
 ShardResult read_shard_result(const std::filesystem::path& path) {
-  const std::string label = path.string();
-  const auto text = read_file(path);
-  if (!text)
-    throw usage_error(fmt::format("{}: cannot be read", label));
-  try {
-    return {label, ordered_json::parse(*text)};
-  } catch (const ordered_json::parse_error& e) {
-    throw usage_error(fmt::format("{}: invalid JSON: {}", label, e.what()));
-  }
+  return {path.string(), read_json_file<ordered_json>(path, "shard result")};
 }
 
 MergedReport merge_shards(const std::vector<ShardResult>& files, const MergeOptions& options) {

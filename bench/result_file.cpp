@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
+#include "base/json_read.hpp"
 #include "base/read_file.hpp"
 
 namespace gpurun::bench {
@@ -413,16 +414,7 @@ ResultFile parse_result_document(const json& document, std::string_view label,
 
 ResultFile read_result_file(const std::filesystem::path& path) {
   const std::string label = path.string();
-  const auto text = read_file(path);
-  if (!text)
-    throw usage_error(fmt::format("{}: cannot be read", label));
-  json document;
-  try {
-    document = json::parse(*text);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format("{}: invalid JSON: {}", label, e.what()));
-  }
-  return parse_result_document(document, label, path.parent_path());
+  return parse_result_document(read_json_file(path, "result"), label, path.parent_path());
 }
 
 } // namespace gpurun::bench

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
-#include "base/read_file.hpp"
+#include "base/json_read.hpp"
 
 namespace gpurun::bench {
 
@@ -230,15 +230,10 @@ std::vector<std::size_t> assign_shards(std::span<const double> costs, std::size_
 std::map<std::string, double> read_case_timings(const std::filesystem::path& path,
                                                 std::string_view field) {
   const std::string label = fmt::format("{} {}", field, path.string());
-  const auto text = read_file(path);
-  if (!text)
-    throw usage_error(fmt::format("{}: cannot be read", label));
-  json doc;
-  try {
-    doc = json::parse(*text);
-  } catch (const json::parse_error& e) {
-    throw usage_error(fmt::format("{}: invalid JSON: {}", label, e.what()));
-  }
+  return case_timings(read_json_file(path, "bench result", label), label);
+}
+
+std::map<std::string, double> case_timings(const json& doc, std::string_view label) {
   const bool gpurun = doc.is_object() && doc.contains("context") && doc["context"].is_object() &&
                       doc["context"].contains("gpurun");
   if (!gpurun || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())

@@ -76,5 +76,8 @@ struct CaseCosts {
 /// result is a usage Error naming `field` and the file.
 [[nodiscard]] std::map<std::string, double>
 read_case_timings(const std::filesystem::path& path, std::string_view field = "--balance-from");
+/// The same from a parsed document; `label` begins the error.
+[[nodiscard]] std::map<std::string, double> case_timings(const nlohmann::json& doc,
+                                                         std::string_view label);
 
 } // namespace gpurun::bench

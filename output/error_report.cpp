@@ -4,6 +4,7 @@
 
 #include "base/detailed_error.hpp"
 #include "base/format.hpp"
+#include "base/json_text.hpp"
 
 namespace gpurun {
 
@@ -74,11 +75,11 @@ nlohmann::ordered_json error_document(const std::exception& error,
 }
 
 std::string dump_document(const nlohmann::ordered_json& document) {
-  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return json_text(document, 2);
 }
 
 std::string dump_document(const nlohmann::json& document) {
-  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  return json_text(document, 2);
 }
 
 } // namespace gpurun

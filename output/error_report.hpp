@@ -29,8 +29,8 @@ namespace gpurun {
 error_document(const std::exception& error,
                const std::optional<std::string>& device_output = std::nullopt);
 
-/// The document as text, two-space indented. Bytes that are not UTF-8 (device printf may print
-/// any) become U+FFFD instead of failing the dump.
+/// The document as text, two-space indented (base/json_text: bytes that are not UTF-8, which
+/// device printf may print, become U+FFFD instead of failing the dump).
 [[nodiscard]] std::string dump_document(const nlohmann::ordered_json& document);
 [[nodiscard]] std::string dump_document(const nlohmann::json& document);
 

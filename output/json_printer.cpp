@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.hpp"
 #include "output/bench_report.hpp"
 #include "output/comparison_report.hpp"
 #include "output/error_report.hpp"
@@ -120,11 +121,12 @@ void JsonPrinter::do_print_devices(const DevicesReport& report) {
     entry["devices"] = devices;
     backends.push_back(entry);
   }
-  out() << json{{"backends", backends}, {"compilers", compilers_json(report)}}.dump(2) << '\n';
+  out() << dump_document(json{{"backends", backends}, {"compilers", compilers_json(report)}})
+        << '\n';
 }
 
 void JsonPrinter::do_print_device_check(const DeviceCheckReport& report) {
-  out() << json{{"backend", report.backend}, {"available", report.available}}.dump() << '\n';
+  out() << json_text(json{{"backend", report.backend}, {"available", report.available}}) << '\n';
 }
 
 void JsonPrinter::do_print_compile(const CompileReport& report) {

@@ -1,18 +1,68 @@
 #include "output/junit.hpp"
 
+#include <string_view>
+
 #include <fmt/format.h>
 
 namespace gpurun {
 
 namespace {
 
-// XML text and attribute values: the five special characters, and control characters (which XML
-// 1.0 cannot carry at all) as U+FFFD.
-std::string xml(const std::string& text) {
+constexpr std::string_view k_replacement = "\xEF\xBF\xBD"; // U+FFFD
+
+/// The length of the UTF-8 character that starts `text` and its code point, or 0 when the bytes
+/// there are not one (a stray continuation byte, a cut sequence, an overlong form, a surrogate,
+/// beyond U+10FFFF).
+std::size_t utf8_character(std::string_view text, char32_t& code) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  std::size_t length = 0;
+  if (lead < 0x80) {
+    code = lead;
+    return 1;
+  }
+  if (lead >= 0xC2 && lead <= 0xDF)
+    length = 2, code = lead & 0x1F;
+  else if (lead >= 0xE0 && lead <= 0xEF)
+    length = 3, code = lead & 0x0F;
+  else if (lead >= 0xF0 && lead <= 0xF4)
+    length = 4, code = lead & 0x07;
+  else
+    return 0;
+  if (text.size() < length)
+    return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xC0) != 0x80)
+      return 0;
+    code = (code << 6) | (byte(i) & 0x3F);
+  }
+  const char32_t least = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
+  if (code < least || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+    return 0;
+  return length;
+}
+
+/// Whether XML 1.0 can carry the character at all (its production Char), even as a reference.
+bool xml_char(char32_t code) {
+  return code == '\t' || code == '\n' || code == '\r' || (code >= 0x20 && code <= 0xD7FF) ||
+         (code >= 0xE000 && code <= 0xFFFD) || code >= 0x10000;
+}
+
+// XML text and attribute values: the five special characters escaped; any byte that does not
+// begin a UTF-8 character, and the characters XML 1.0 cannot carry (control characters, U+FFFE,
+// U+FFFF), as U+FFFD, so that a report stays well-formed whatever bytes an axis value holds.
+std::string xml(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
+  while (!text.empty()) {
+    char32_t code = 0;
+    const std::size_t length = utf8_character(text, code);
+    if (length == 0 || !xml_char(code)) {
+      out += k_replacement;
+      text.remove_prefix(length == 0 ? 1 : length);
+      continue;
+    }
+    switch (code) {
     case '&':
       out += "&amp;";
       break;
@@ -29,11 +79,9 @@ std::string xml(const std::string& text) {
       out += "&apos;";
       break;
     default:
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
-        out += "\xEF\xBF\xBD";
-      else
-        out += c;
+      out += text.substr(0, length);
     }
+    text.remove_prefix(length);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/json_text.hpp"
 #include "threads/thread_filter.hpp"
 
 namespace gpurun {
@@ -270,7 +271,7 @@ RowsWritten write_rows(std::ostream& out, const ThreadTable& table, const TableV
 
 void write_json_document(std::ostream& out, const nlohmann::ordered_json& document,
                          const ThreadTable& table, const TableView& view) {
-  std::string head = document.dump(2);
+  std::string head = json_text(document, 2);
   // Reopen the object so the rows stream in after the other fields.
   head.erase(head.find_last_of('}'));
   while (!head.empty() && (head.back() == '\n' || head.back() == ' '))

@@ -164,7 +164,7 @@ template <typename F> void for_each_index(std::size_t n, const F& f) {
 
 std::string read_bytes(const std::filesystem::path& path, const FillSpec& fill) {
   std::string why;
-  auto raw = read_file(path, &why);
+  auto raw = read_file(path, &why, k_no_read_limit);
   if (!raw)
     fail_applying(fill, fmt::format("cannot read {}: {}", path.string(), why));
   return std::move(*raw);

@@ -7,7 +7,8 @@
 #include "base/dims.hpp"
 #include "base/error.hpp"
 #include "base/expr.hpp"
-#include "base/read_file.hpp"
+#include "base/json_read.hpp"
+#include "base/json_text.hpp"
 
 namespace gpurun {
 namespace fs = std::filesystem;
@@ -249,7 +250,7 @@ public:
             c.defines.push_back(name);
           else
             c.defines.push_back(name + "=" +
-                                (value.is_string() ? value.get<std::string>() : value.dump()));
+                                (value.is_string() ? value.get<std::string>() : json_text(value)));
         }
       } else {
         c.defines = strings(d, "compile.defines");
@@ -401,27 +402,6 @@ RunRequest spec_from_json(const json& doc, const std::string& name, const fs::pa
   return SpecReader(name, dir).read(doc);
 }
 
-json read_json_document(const fs::path& path, std::string_view what) {
-  std::string why;
-  const auto text = read_file(path, &why);
-  if (!text)
-    throw usage_error(fmt::format("{}: cannot read the {} file: {}", path.string(), what, why));
-  return parse_json_document(*text, path.string());
-}
-
-json parse_json_document(std::string_view text, const std::string& name) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, …"; a number
-    // beyond a double (1e400) is an out_of_range, not a parse_error.
-    std::string what = e.what();
-    if (auto p = what.find("] "); p != std::string::npos)
-      what = what.substr(p + 2);
-    throw usage_error(fmt::format("{}: invalid JSON: {}", name, what));
-  }
-}
-
 void check_known_keys(const json& object, const std::string& name, const std::string& where,
                       std::span<const std::string_view> known) {
   for (const auto& [key, value] : object.items()) {
@@ -441,7 +421,7 @@ void check_known_keys(const json& object, const std::string& name, const std::st
 }
 
 RunRequest read_spec(const fs::path& path) {
-  const json doc = read_json_document(path, "spec");
+  const json doc = read_json_file(path, "spec");
   std::error_code ec;
   fs::path dir = fs::absolute(path, ec).parent_path();
   if (ec)

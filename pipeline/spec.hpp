@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.hpp"
 #include "pipeline/run_request.hpp"
 
 namespace gpurun {
@@ -18,12 +19,11 @@ namespace gpurun {
 /// the wrong type and invalid JSON.
 [[nodiscard]] RunRequest read_spec(const std::filesystem::path& path);
 
-/// Reads and parses a JSON file; throws Error(usage) naming the file when it cannot be read or is
-/// not JSON (with the parser's line and column). `what` names the kind of file ("spec", "suite").
-[[nodiscard]] nlohmann::json read_json_document(const std::filesystem::path& path,
-                                                std::string_view what);
-/// Parses JSON text; throws Error(usage) "NAME: invalid JSON: …" with the parser's line and column.
-[[nodiscard]] nlohmann::json parse_json_document(std::string_view text, const std::string& name);
+/// Reads and parses a JSON file (base/json_read).
+[[nodiscard]] inline nlohmann::json read_json_document(const std::filesystem::path& path,
+                                                       std::string_view what) {
+  return read_json_file(path, what);
+}
 
 /// Throws Error(usage) "NAME: unknown key 'WHERE.KEY' (did you mean 'K'?)" for the first key of
 /// `object` not in `known`.

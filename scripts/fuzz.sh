@@ -6,8 +6,8 @@
 #
 # Usage: scripts/fuzz.sh [--merge] [--replay] [SECONDS_PER_TARGET] [TARGET...]
 #   SECONDS_PER_TARGET  default 60
-#   TARGET              arg_spec run_spec bench_suite npy expr signature ptx_entries ptx_module
-#                       amdgpu_code_object
+#   TARGET              arg_spec run_spec bench_suite bench_result merge_shards plot npy expr
+#                       signature ptx_entries ptx_module amdgpu_code_object
 #                       (default: all)
 #   --merge             merge inputs that reach new code back into tests/fuzz/corpus/TARGET
 #   --replay            only replay the corpus and the regressions, no fuzzing
@@ -19,8 +19,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD=${BUILD:-build-debug}
 WORK=${FUZZ_WORK:-/tmp/gpurun-fuzz}
-ALL_TARGETS=(arg_spec run_spec bench_suite npy expr signature ptx_entries ptx_module
-  amdgpu_code_object)
+ALL_TARGETS=(arg_spec run_spec bench_suite bench_result merge_shards plot npy expr signature
+  ptx_entries ptx_module amdgpu_code_object)
 
 merge=0
 replay_only=0

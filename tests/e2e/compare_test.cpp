@@ -98,7 +98,8 @@ TEST(CompareE2E, UnusableFilesExitTwoNamingFileAndField) {
 
   r = run_gpurun("compare base.json missing.json", dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "gpurun: error: missing.json: cannot be read\n");
+  EXPECT_EQ(r.err,
+            "gpurun: error: missing.json: cannot read the result file: No such file or directory\n");
 
   r = run_gpurun("compare base.json missing.json --json", dir);
   EXPECT_EQ(r.exit_code, 2);

@@ -112,7 +112,8 @@ TEST(ShardE2E, BadShardsAreUsageErrorsNamingTheField) {
       {"--shard x/y", "gpurun: error: --shard 'x/y': expected K/N"},
       {"--balance-from old.json", "gpurun: error: --balance-from: applies to a shard"},
       {"--shard 0/2 --balance-from /nonexistent.json",
-       "gpurun: error: --balance-from /nonexistent.json: cannot be read"}};
+       "gpurun: error: --balance-from /nonexistent.json: cannot read the bench result file: No "
+       "such file or directory"}};
   for (const auto& [args, message] : flags) {
     const auto r = run_gpurun(stream + " --list " + args);
     EXPECT_EQ(r.exit_code, 2) << args;

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "base/error.hpp"
+#include "base/json_read.hpp"
 #include "bench/suite.hpp"
 #include "pipeline/spec.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
@@ -11,7 +12,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpurun;
   try {
-    const nlohmann::json doc = parse_json_document(fuzz::as_text(data, size), "fuzz.json");
+    const nlohmann::json doc = parse_json(fuzz::as_text(data, size), "fuzz.json");
     const bench::Suite suite = bench::suite_from_json(doc, "fuzz.json", "/fuzz", "fuzz");
     (void)bench::expand(suite, {});
   } catch (const Error&) {

@@ -1,5 +1,7 @@
 #include "bench/merge.hpp"
 
+#include <limits>
+
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
@@ -134,6 +136,16 @@ TEST(Merge, EmptyShardsAreFine) {
   const auto merged = merge_shards(shards);
   EXPECT_EQ(merged.cases, 1u);
   EXPECT_EQ(merged.hosts, (std::vector<std::string>{"n"}));
+}
+
+// bench takes --shard 0/18446744073709551615 and writes its N as it is; a signed read of it was
+// -1 and refused bench's own output.
+TEST(Merge, TheLargestShardCountIsAWholeNumber) {
+  const std::size_t n = std::numeric_limits<std::size_t>::max();
+  const auto merged = merge_shards({shard_result({0, n, k_suite})});
+  EXPECT_EQ(merged.shard_count, n);
+  EXPECT_EQ(merged.cases, k_suite.size());
+  EXPECT_EQ(merged.document["context"]["gpurun"]["merged"]["shard_count"], n);
 }
 
 TEST(Merge, MissingCasesAreErrorsUnlessPartial) {

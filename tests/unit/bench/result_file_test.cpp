@@ -185,7 +185,8 @@ TEST(ResultFile, UnreadableAndInvalidFiles) {
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::usage);
-    EXPECT_EQ(std::string(e.what()), (dir / "missing.json").string() + ": cannot be read");
+    EXPECT_EQ(std::string(e.what()), (dir / "missing.json").string() +
+                                         ": cannot read the result file: No such file or directory");
   }
   std::ofstream(dir / "broken.json") << "{\"benchmarks\": [";
   try {

@@ -275,7 +275,8 @@ TEST(Shard, ReadsCaseTimingsOfABenchResult) {
             std::string::npos);
   EXPECT_NE(usage_message([&] {
               (void)read_case_timings(dir / "absent.json");
-            }).find("--balance-from " + (dir / "absent.json").string() + ": cannot be read"),
+            }).find("--balance-from " + (dir / "absent.json").string() +
+                    ": cannot read the bench result file: No such file or directory"),
             std::string::npos);
 }
 
