@@ -9,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "base/json_read.hpp"
+#include "base/json_text.hpp"
 
 namespace gpurun::bench {
 
@@ -179,7 +180,7 @@ void compare_settings(const Shard& first, const Shard& shard, std::vector<std::s
     const ordered_json vb = b.contains(key) ? b[key] : ordered_json();
     if (va != vb)
       warnings.push_back(fmt::format("{}: measured with {} {}, {} with {}", shard.file->label, key,
-                                     vb.dump(), first.file->label, va.dump()));
+                                     json_text(vb), first.file->label, json_text(va)));
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "base/error.hpp"
 #include "base/expr.hpp"
+#include "base/json_read.hpp"
 #include "pipeline/spec.hpp"
 
 namespace gpurun::bench {
@@ -83,7 +84,7 @@ std::string full_name(const std::string& case_name, const AxisPoint& point) {
 } // namespace
 
 Suite read_suite(const fs::path& path) {
-  const json doc = read_json_document(path, "suite");
+  const json doc = read_json_file(path, "suite");
   std::error_code ec;
   return suite_from_json(doc, path.string(), fs::absolute(path, ec).parent_path(),
                          path.stem().string());

@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/json_read.hpp"
 #include "pipeline/run_request.hpp"
 
 namespace gpurun {
@@ -18,12 +17,6 @@ namespace gpurun {
 /// Throws Error(usage) naming the file and the key for unknown keys (typo protection), values of
 /// the wrong type and invalid JSON.
 [[nodiscard]] RunRequest read_spec(const std::filesystem::path& path);
-
-/// Reads and parses a JSON file (base/json_read).
-[[nodiscard]] inline nlohmann::json read_json_document(const std::filesystem::path& path,
-                                                       std::string_view what) {
-  return read_json_file(path, what);
-}
 
 /// Throws Error(usage) "NAME: unknown key 'WHERE.KEY' (did you mean 'K'?)" for the first key of
 /// `object` not in `known`.
