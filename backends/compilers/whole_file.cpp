@@ -17,6 +17,7 @@
 #include "backends/compilers/nvrtc_api.hpp"
 #include "backends/compilers/source_scan.hpp"
 #include "base/format.hpp"
+#include "base/read_file.hpp"
 
 namespace gpurun::compilers {
 namespace {
@@ -77,14 +78,9 @@ constexpr std::array k_host_library_prefixes{
     "vulkan/",
     "helper_gl",
 };
-std::optional<std::string> read_text(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+// A header's text, read only when it fits what is left of the budget for read-in headers.
+std::optional<std::string> read_text(const fs::path& path, std::size_t budget) {
+  return read_file(path, nullptr, budget);
 }
 
 // A folder that holds the CUDA toolkit's or ROCm's own headers: included from there, a header is
@@ -260,9 +256,9 @@ private:
       if (std::find(m_stack.begin(), m_stack.end(), canonical) != m_stack.end() ||
           depth >= k_max_include_depth)
         return "/* gpurun: " + inc.name + " already open */";
-      auto text = read_text(*found);
-      if (!text || m_read + text->size() > k_max_text)
-        return kept; // the compiler's preprocessor reports it
+      auto text = read_text(*found, k_max_text - m_read);
+      if (!text)
+        return kept; // the compiler's preprocessor reports it (or the budget is spent)
       m_read += text->size();
       m_out.changed = true;
       const std::string shown_header = found->lexically_normal().string();
