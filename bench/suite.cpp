@@ -1,6 +1,5 @@
 #include "bench/suite.hpp"
 
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -8,6 +7,8 @@
 #include "base/error.hpp"
 #include "base/expr.hpp"
 #include "base/json_read.hpp"
+#include "base/format.hpp"
+#include "base/regex.hpp"
 #include "pipeline/spec.hpp"
 
 namespace gpurun::bench {
@@ -137,15 +138,14 @@ Suite single_case_suite(const json& case_doc, const std::string& name, const fs:
 
 std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overrides,
                               const std::string& filter) {
-  std::optional<std::regex> pattern;
-  if (!filter.empty()) {
-    try {
-      pattern.emplace(filter, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw usage_error(
-          fmt::format("--filter '{}': not a regular expression: {}", filter, e.what()));
-    }
-  }
+  // The pattern as messages quote it: a long one by its start.
+  const std::string quoted =
+      one_line(filter.size() <= 80 ? std::string_view(filter)
+                                   : std::string_view(filter).substr(0, 60)) +
+      (filter.size() <= 80 ? "" : "…");
+  std::optional<Regex> pattern;
+  if (!filter.empty())
+    pattern = Regex::compile(filter, fmt::format("--filter '{}'", quoted));
   const bool single = suite.cases.size() == 1 && suite.cases.front().axes.empty();
   for (const Axis& o : overrides) {
     const bool used = single || std::any_of(suite.cases.begin(), suite.cases.end(), [&](auto& c) {
@@ -173,7 +173,7 @@ std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overr
       b.case_name = c.name;
       b.point = point;
       b.name = full_name(c.name, point);
-      if (pattern && !std::regex_search(b.name, *pattern))
+      if (pattern && !pattern->search(b.name))
         continue;
       try {
         json doc = substitute_case(c.doc, point);
@@ -193,7 +193,7 @@ std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overr
   }
   if (out.empty() && pattern)
     throw usage_error(
-        fmt::format("--filter '{}': matches no case of suite '{}'", filter, suite.name));
+        fmt::format("--filter '{}': matches no case of suite '{}'", quoted, suite.name));
   return out;
 }
 

@@ -58,8 +58,8 @@ struct BenchCase {
 
 /// Every case at every point. An axis in `overrides` replaces the case axis of the same name; one
 /// that names no axis of any case is an Error(usage), except for a single-case suite, whose axes
-/// are the overrides. Cases whose name is not matched by `filter` (a regular expression searched
-/// in the full case name) are left out.
+/// are the overrides. Cases whose name is not matched by `filter` (a regular expression of
+/// base/regex.hpp, searched in the full case name) are left out.
 [[nodiscard]] std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overrides,
                                             const std::string& filter = {});
 
