@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -81,11 +83,11 @@ std::vector<Case> read_cases(const json& document, std::string_view label) {
 /// The numeric axis with the most distinct values (the first such in case order on a tie).
 std::string pick_axis(const std::vector<Case>& cases, std::string_view label) {
   std::vector<std::string> order;
-  std::map<std::string, std::set<double>> values;
-  std::set<std::string> non_numeric;
+  std::unordered_map<std::string, std::set<double>> values;
+  std::unordered_set<std::string> non_numeric;
   for (const Case& c : cases)
     for (const auto& [name, value] : c.axes) {
-      if (std::find(order.begin(), order.end(), name) == order.end())
+      if (!values.contains(name) && !non_numeric.contains(name))
         order.push_back(name);
       if (const auto v = number_of(value))
         values[name].insert(*v);
@@ -95,7 +97,7 @@ std::string pick_axis(const std::vector<Case>& cases, std::string_view label) {
   std::string best;
   std::size_t best_count = 1;
   for (const std::string& name : order)
-    if (!non_numeric.contains(name) && values[name].size() > best_count) {
+    if (!non_numeric.contains(name) && values.contains(name) && values[name].size() > best_count) {
       best = name;
       best_count = values[name].size();
     }
@@ -148,8 +150,8 @@ PlotMetric parse_plot_metric(std::string_view text, std::string_view flag) {
     return PlotMetric::bandwidth;
   if (text == "flops" || text == "gflops")
     return PlotMetric::flops;
-  throw usage_error(fmt::format("{}: '{}' is not one of auto, time, bandwidth, flops", flag,
-                                one_line(text)));
+  throw usage_error(
+      fmt::format("{}: '{}' is not one of auto, time, bandwidth, flops", flag, one_line(text)));
 }
 
 PlotData make_plot(const json& document, std::string_view label,
@@ -176,8 +178,11 @@ PlotData make_plot(const json& document, std::string_view label,
                  : PlotMetric::time;
   plot.metric = metric;
 
-  // The cases' values for the metric; a series per case name and other axes.
-  std::vector<std::pair<std::string, PlotPoint>> points;
+  // The cases' values for the metric; a series per case name and other axes, in the order of
+  // their first case (found through a hash map: a result may hold millions of cases).
+  std::vector<std::pair<std::size_t, PlotPoint>> points; // series index, point
+  std::unordered_map<std::string, std::size_t> series_index;
+  std::vector<std::string> titles;
   for (const Case& c : cases) {
     std::optional<double> x;
     std::string series = c.name;
@@ -194,8 +199,16 @@ PlotData make_plot(const json& document, std::string_view label,
       ++plot.skipped;
       continue;
     }
-    points.emplace_back(series, PlotPoint{*x, *y});
+    const auto [it, added] = series_index.try_emplace(std::move(series), titles.size());
+    if (added)
+      titles.push_back(it->first);
+    points.emplace_back(it->second, PlotPoint{*x, *y});
   }
+  if (titles.size() > k_max_plot_series)
+    invalid(label, fmt::format("{} lines to draw (one per case and value of its other axes "
+                               "against '{}'), more than a plot can show ({} at most): narrow "
+                               "the cases with bench --filter, or plot against another axis",
+                               titles.size(), one_line(plot.x_axis), k_max_plot_series));
   if (points.empty())
     invalid(label, fmt::format("no case has a value to plot against '{}'{}", plot.x_axis,
                                metric == PlotMetric::bandwidth ? " (bandwidth needs --bytes)"
@@ -214,16 +227,11 @@ PlotData make_plot(const json& document, std::string_view label,
   } else {
     plot.y_label = metric == PlotMetric::bandwidth ? "bandwidth (GB/s)" : "GFLOP/s";
   }
-  for (auto& point : points) {
-    const std::string& title = point.first;
-    point.second.y *= scale;
-    auto it = std::find_if(plot.series.begin(), plot.series.end(),
-                           [&title](const PlotSeries& s) { return s.title == title; });
-    if (it == plot.series.end()) {
-      plot.series.push_back({title, {}});
-      it = std::prev(plot.series.end());
-    }
-    it->points.push_back(point.second);
+  for (std::string& title : titles)
+    plot.series.push_back({std::move(title), {}});
+  for (auto& [series, point] : points) {
+    point.y *= scale;
+    plot.series[series].points.push_back(point);
   }
   for (PlotSeries& s : plot.series)
     std::sort(s.points.begin(), s.points.end(),
@@ -240,8 +248,8 @@ PlotData make_plot(const json& document, std::string_view label,
   // Powers of two spanning 4× or more (a pow2 sweep), or other values spanning two decades.
   plot.log_x = min_x > 0 && max_x / min_x >= (all_pow2 ? 4 : 100);
   plot.log_x_base = all_pow2 ? 2 : 10;
-  plot.log_y = plot.log_x && metric == PlotMetric::time && ys.front() > 0 &&
-               ys.back() / ys.front() >= 16;
+  plot.log_y =
+      plot.log_x && metric == PlotMetric::time && ys.front() > 0 && ys.back() / ys.front() >= 16;
 
   const json context = document.value("context", json::object());
   const json own = context.is_object() ? context.value("gpurun", json::object()) : json::object();
@@ -289,9 +297,10 @@ std::string gnuplot_script(const PlotData& plot, const std::filesystem::path& sv
     parts.push_back(fmt::format("$s{} using 1:2 with linespoints linewidth 2 pointtype 7 title {}",
                                 i, gnuplot_string(plot.series[i].title)));
   if (plot.peak_gbs)
-    parts.push_back(fmt::format(
-        "{:.17g} with lines dashtype 2 linewidth 2 linecolor rgb '#c00000' title {}",
-        *plot.peak_gbs, gnuplot_string(fmt::format("theoretical peak {:.0f} GB/s", *plot.peak_gbs))));
+    parts.push_back(
+        fmt::format("{:.17g} with lines dashtype 2 linewidth 2 linecolor rgb '#c00000' title {}",
+                    *plot.peak_gbs,
+                    gnuplot_string(fmt::format("theoretical peak {:.0f} GB/s", *plot.peak_gbs))));
   if (plot.measured_peak_gbs)
     parts.push_back(fmt::format(
         "{:.17g} with lines dashtype 3 linewidth 2 linecolor rgb '#606060' title {}",

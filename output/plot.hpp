@@ -4,6 +4,7 @@
 // axes for sweeps over powers of two or decades, the device's peak bandwidth as a line. Drawn by
 // gnuplot (Debian's gnuplot-nox), which gpurun runs with a script it writes; the SVG is written
 // atomically.
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -16,6 +17,10 @@ namespace gpurun {
 
 enum class PlotMetric { automatic, time, bandwidth, flops };
 
+/// The most lines one plot draws: beyond this many, its key no longer fits beside it and the
+/// colours repeat until no line can be told from another.
+inline constexpr std::size_t k_max_plot_series = 64;
+
 /// "auto", "time", "bandwidth" (also "gbs"), "flops"; throws usage Error naming `flag` otherwise.
 [[nodiscard]] PlotMetric parse_plot_metric(std::string_view text, std::string_view flag);
 
@@ -25,18 +30,18 @@ struct PlotPoint {
 };
 
 struct PlotSeries {
-  std::string title; ///< "copy", "triad T=double"
+  std::string title;             ///< "copy", "triad T=double"
   std::vector<PlotPoint> points; ///< ascending x
 };
 
 /// What a plot shows, taken from a gpurun bench JSON document.
 struct PlotData {
-  std::string title;        ///< "stream on NVIDIA H200 (cold)"
-  std::string x_axis;       ///< the swept axis
-  std::string y_label;      ///< "median time (µs)", "bandwidth (GB/s)", "GFLOP/s"
+  std::string title;   ///< "stream on NVIDIA H200 (cold)"
+  std::string x_axis;  ///< the swept axis
+  std::string y_label; ///< "median time (µs)", "bandwidth (GB/s)", "GFLOP/s"
   PlotMetric metric = PlotMetric::time;
   bool log_x = false;
-  int log_x_base = 10;      ///< 2 for powers of two
+  int log_x_base = 10; ///< 2 for powers of two
   bool log_y = false;
   std::vector<PlotSeries> series;
   std::optional<double> peak_gbs;          ///< theoretical, on bandwidth plots
@@ -47,7 +52,8 @@ struct PlotData {
 /// Builds the plot of a gpurun bench JSON document (`label` names it in errors). `x_axis`: the
 /// axis to plot against (default: the numeric axis with the most values). `metric` automatic:
 /// bandwidth when the cases declare bytes, else time. Throws usage Error naming `label` for a
-/// document that is not gpurun bench JSON, an unknown or non-numeric axis, no case to plot.
+/// document that is not gpurun bench JSON, an unknown or non-numeric axis, no case to plot, more
+/// than k_max_plot_series lines (with their count). Linear in the number of cases.
 [[nodiscard]] PlotData make_plot(const nlohmann::json& document, std::string_view label,
                                  const std::optional<std::string>& x_axis, PlotMetric metric);
 

@@ -33,8 +33,11 @@ json sweep_document() {
   benchmarks.push_back({{"name", "copy_mean"}, {"real_time", 1}});
   return {{"context",
            {{"gpurun",
-             {{"suite", "stream"}, {"device", "NVIDIA H200"}, {"mode", "cold"},
-              {"peak_bandwidth_gbs", 4800.0}, {"measured_peak_gbs", 4150.0}}}}},
+             {{"suite", "stream"},
+              {"device", "NVIDIA H200"},
+              {"mode", "cold"},
+              {"peak_bandwidth_gbs", 4800.0},
+              {"measured_peak_gbs", 4150.0}}}}},
           {"benchmarks", benchmarks}};
 }
 
@@ -117,6 +120,42 @@ TEST(Plot, ErrorsNameTheFileAndWhatIsWrong) {
                      "(sweep one with -a, e.g. -a 'N[pow2]=[16:24]')");
   EXPECT_THROW((void)parse_plot_metric("speed", "--y"), Error);
   EXPECT_EQ(parse_plot_metric("gbs", "--y"), PlotMetric::bandwidth);
+}
+
+/// `series` cases, each swept over N = 1 … `points`, interleaved so that every series' points are
+/// spread over the whole document.
+json many_series_document(std::size_t series, int points) {
+  json benchmarks = json::array();
+  for (int n = 1; n <= points; ++n)
+    for (std::size_t s = 0; s < series; ++s)
+      benchmarks.push_back(
+          bench_case("case" + std::to_string(s), {{"N", std::to_string(n)}}, 1e-6 * n));
+  return {{"benchmarks", benchmarks}};
+}
+
+TEST(Plot, ManyCasesGroupIntoTheirSeriesInOrder) {
+  const PlotData plot =
+      make_plot(many_series_document(k_max_plot_series, 500), "r.json", "N", PlotMetric::time);
+  ASSERT_EQ(plot.series.size(), k_max_plot_series);
+  for (std::size_t s = 0; s < plot.series.size(); ++s) {
+    EXPECT_EQ(plot.series[s].title, "case" + std::to_string(s));
+    ASSERT_EQ(plot.series[s].points.size(), 500u);
+    EXPECT_EQ(plot.series[s].points.front().x, 1);
+    EXPECT_EQ(plot.series[s].points.back().x, 500);
+  }
+}
+
+TEST(Plot, MoreLinesThanAPlotCanShowAreRefusedWithTheirCount) {
+  expect_usage_error(many_series_document(k_max_plot_series + 1, 2), std::nullopt, PlotMetric::time,
+                     "r.json: 65 lines to draw (one per case and value of its other axes against "
+                     "'N'), more than a plot can show (64 at most): narrow the cases with bench "
+                     "--filter, or plot against another axis");
+  // Tens of thousands of distinct cases: counted in one pass and refused, not compared with
+  // every series found before them.
+  expect_usage_error(many_series_document(20'000, 2), std::nullopt, PlotMetric::time,
+                     "r.json: 20000 lines to draw (one per case and value of its other axes "
+                     "against 'N'), more than a plot can show (64 at most): narrow the cases "
+                     "with bench --filter, or plot against another axis");
 }
 
 } // namespace
