@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "app/command.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "base/file_identity.hpp"
 #include "base/json_read.hpp"
 #include "bench/p2p.hpp"
 #include "bench/runner.hpp"
@@ -194,6 +196,25 @@ void write_output(const std::string& path, OutputFormat format, const bench::Ben
   write_file_atomic(path, std::span(reinterpret_cast<const std::byte*>(s.data()), s.size()));
 }
 
+/// Refuses, before anything runs, an output that is one of the inputs: the suite or kernel file,
+/// a case's source, --balance-from. By file identity, so "./suite.json" is "suite.json".
+void check_outputs(const BenchCommandOptions& o, const std::vector<bench::BenchCase>& cases) {
+  std::vector<NamedInput> inputs;
+  if (!o.file.empty())
+    inputs.push_back({o.file, is_json_file(o.file) ? "the suite" : "the kernel file"});
+  std::set<fs::path> sources;
+  for (const auto& c : cases)
+    if (!c.error && !c.request.source_text && sources.insert(c.request.source).second)
+      inputs.push_back({c.request.source, fmt::format("the source of case {}", c.name)});
+  if (!o.balance_from.empty())
+    inputs.push_back({o.balance_from, "the --balance-from results"});
+  for (const auto& [flag, path] :
+       {std::pair{"--json", &o.json_file}, std::pair{"--csv", &o.csv_file},
+        std::pair{"--md", &o.md_file}, std::pair{"--junit", &o.junit_file},
+        std::pair{"--plot", &o.plot_file}})
+    check_output_is_no_input(flag, *path, inputs);
+}
+
 /// Narrows `cases` to this job's shard — from --shard, else from a job array's environment —
 /// and says so on stderr; nullopt (and `cases` untouched) when the suite is not sharded.
 std::optional<bench::ShardInfo> take_shard(const CLI::App& cmd, const BenchCommandOptions& o,
@@ -265,6 +286,7 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
       fmt::print("{}{}\n", c.name, c.error ? " (cannot run: " + *c.error + ")" : "");
     return;
   }
+  check_outputs(o, cases);
 
   std::optional<Language> language;
   for (const auto& c : cases)

@@ -9,6 +9,7 @@
 #include "app/command.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "base/file_identity.hpp"
 #include "bench/compare.hpp"
 #include "bench/result_file.hpp"
 #include "output/color.hpp"
@@ -66,6 +67,10 @@ void add_compare_command(CLI::App& app, CommandEnv& env) {
                   "Also write a JUnit XML report (each case a test; a regression a failure)");
   cmd->callback([args, &env] {
     const auto options = validated_options(*args);
+    const NamedInput inputs[] = {{args->baseline, "the baseline file"},
+                                 {args->fresh, "the new results file"}};
+    check_output_is_no_input("--md", args->md_file, inputs);
+    check_output_is_no_input("--junit", args->junit_file, inputs);
     const auto baseline = bench::read_result_file(args->baseline);
     const auto fresh = bench::read_result_file(args->fresh);
     for (const auto* file : {&baseline, &fresh})

@@ -1,7 +1,9 @@
 // gpurun: run, check and time one GPU kernel without writing a host program.
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -20,6 +22,7 @@
 #include "base/error.hpp"
 #include "base/format.hpp"
 #include "base/process_clock.hpp"
+#include "base/signal_cleanup.hpp"
 #include "base/suggest.hpp"
 #include "output/color.hpp"
 #include "output/compile_log.hpp"
@@ -145,11 +148,34 @@ int report_error(const std::exception& error, std::string_view kind, bool json, 
   return static_cast<int>(gpurun::exit_code_of(error));
 }
 
+/// The exit code once what the command printed has reached standard output: a write that failed
+/// (a full disk, `> /dev/full`) is an error on stderr, and turns 0 or 1 into 2 — the output is
+/// lost, so neither "ok" nor a verdict stands. Every way out of main goes through here.
+int with_output_checked(int code) {
+  errno = 0;
+  std::cout.flush(); // flushes stdout too: std::cout writes through C's stdout
+  const bool flushed = std::fflush(stdout) == 0;
+  if (flushed && !std::ferror(stdout) && !std::cout.bad())
+    return code;
+  const int error = errno;
+  // errno says why when the last flush failed; an earlier one may have failed instead.
+  std::cerr << gpurun::error_prefix() << "standard output: cannot write"
+            << (error != 0 ? std::string(": ") + std::strerror(error)
+                           : std::string(" (a write failed; the output is incomplete)"))
+            << '\n';
+  std::cerr.flush();
+  return code == 0 || code == static_cast<int>(gpurun::ExitCode::check_failed)
+             ? static_cast<int>(gpurun::ExitCode::usage)
+             : code;
+}
+
+int run_command(std::vector<std::string> args);
+
 } // namespace
 
 namespace gpurun {
 void exit_without_teardown(int code) {
-  std::fflush(stdout);
+  code = with_output_checked(code);
   std::fflush(stderr);
   trace("exit");
   std::_Exit(code);
@@ -158,8 +184,14 @@ void exit_without_teardown(int code) {
 
 int main(int argc, char** argv) {
   gpurun::mark_process_start();
+  gpurun::install_signal_cleanup();
+  return with_output_checked(run_command(std::vector<std::string>(argv + 1, argv + argc)));
+}
+
+namespace {
+
+int run_command(std::vector<std::string> args) {
   int exit_code = 0;
-  std::vector<std::string> args(argv + 1, argv + argc);
   const bool json = wants_json(args);
   const bool verbose = wants_verbose(args);
   std::optional<std::string> device_output;
@@ -238,12 +270,13 @@ int main(int argc, char** argv) {
     const int code = report_error(e, "error", json, verbose, device_output);
     // A hung kernel may still own the device: leave without tearing the context down.
     if (e.code() == gpurun::ExitCode::timeout)
-      std::_Exit(code);
+      gpurun::exit_without_teardown(code);
     return code;
   } catch (const std::exception& e) {
     return report_error(e, "internal error", json, verbose, device_output);
   }
-  std::fflush(stdout);
   gpurun::trace("exit");
   return exit_code;
 }
+
+} // namespace

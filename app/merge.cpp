@@ -11,6 +11,7 @@
 #include "app/command.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "base/file_identity.hpp"
 #include "base/format.hpp"
 #include "base/json_read.hpp"
 #include "base/json_text.hpp"
@@ -20,7 +21,6 @@
 namespace gpurun {
 
 namespace {
-namespace fs = std::filesystem;
 
 struct MergeArgs {
   std::string output;
@@ -28,16 +28,11 @@ struct MergeArgs {
   bool allow_partial = false;
 };
 
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return fs::equivalent(a, b, ec) || fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
-
 /// A shard's result given first by mistake (`gpurun merge shard-*.json`) would be overwritten:
 /// refuse an output that is one of the inputs or holds a shard's result.
 void check_output(const MergeArgs& args) {
   for (const auto& shard : args.shards)
-    if (same_file(args.output, shard))
+    if (same_regular_file(args.output, shard))
       throw usage_error(fmt::format("{}: is also a shard to merge; the first argument is the "
                                     "merged file to write",
                                     args.output));
@@ -63,7 +58,9 @@ void run_merge(const MergeArgs& args) {
   for (const auto& warning : merged.warnings)
     std::cerr << warning_prefix() << one_line(warning) << '\n';
   write_file_atomic(args.output, json_text(merged.document, 2) + "\n");
-  fmt::print("merged {} of {} shards of suite '{}': {} cases, measured on {} ({}) into {}\n",
+  // On stderr when the merged file itself goes to standard output.
+  fmt::print(writes_to_standard_output(args.output) ? stderr : stdout,
+             "merged {} of {} shards of suite '{}': {} cases, measured on {} ({}) into {}\n",
              merged.shards.size(), merged.shard_count, merged.suite, merged.cases,
              fmt::join(merged.hosts, ", "), fmt::join(merged.devices, ", "), args.output);
 }

@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
+#include "base/atomic_file.hpp"
 #include "base/error.hpp"
+#include "base/file_identity.hpp"
 #include "base/format.hpp"
 #include "base/json_read.hpp"
 #include "output/plot.hpp"
@@ -45,13 +47,15 @@ void add_plot_command(CLI::App& app, CommandEnv& env) {
     std::filesystem::path output = args->output;
     if (output.empty())
       output = std::filesystem::path(args->results).replace_extension(".svg");
-    if (output == std::filesystem::path(args->results))
-      throw usage_error(fmt::format("-o {}: would overwrite the results", output.string()));
+    const NamedInput results[] = {{args->results, "the results file"}};
+    check_output_is_no_input("-o", output, results);
     check_plot_target(output, "-o");
     const auto document = read_json_file(args->results, "bench result");
     const PlotData plot = make_plot(document, args->results, args->x_axis, metric);
     write_plot_svg(plot, output);
-    fmt::print("wrote {} ({} series against {}{})\n", output.string(), plot.series.size(),
+    // On stderr when the SVG itself goes to standard output.
+    fmt::print(writes_to_standard_output(output) ? stderr : stdout,
+               "wrote {} ({} series against {}{})\n", output.string(), plot.series.size(),
                plot.x_axis,
                plot.skipped > 0 ? fmt::format(", {} cases without a value left out", plot.skipped)
                                 : std::string());

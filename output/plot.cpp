@@ -15,6 +15,7 @@
 #include "base/error.hpp"
 #include "base/format.hpp"
 #include "base/read_file.hpp"
+#include "base/signal_cleanup.hpp"
 
 namespace gpurun {
 
@@ -333,6 +334,10 @@ void write_plot_svg(const PlotData& plot, const std::filesystem::path& path) {
   proc::TempDir dir("gpurun-plot-");
   const auto script = dir.path() / "plot.gp";
   const auto svg = dir.path() / "plot.svg";
+  // A signal while gnuplot draws leaves none of them behind.
+  const RemoveOnSignal remove_dir(dir.path(), RemoveOnSignal::Kind::folder);
+  const RemoveOnSignal remove_script(script);
+  const RemoveOnSignal remove_svg(svg);
   write_file_atomic(script, gnuplot_script(plot, svg));
   const std::vector<std::string> argv{gnuplot->string(), script.string()};
   const proc::Finished done = proc::run(argv);
