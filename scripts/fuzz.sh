@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD=${BUILD:-build-debug}
 WORK=${FUZZ_WORK:-/tmp/gpurun-fuzz}
-ALL_TARGETS=(arg_spec run_spec bench_suite bench_result merge_shards plot npy expr signature
+ALL_TARGETS=(arg_spec run_spec bench_suite bench_result merge_shards plot npy expr regex signature
   ptx_entries ptx_module amdgpu_code_object)
 
 merge=0
