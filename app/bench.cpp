@@ -215,6 +215,29 @@ void check_outputs(const BenchCommandOptions& o, const std::vector<bench::BenchC
     check_output_is_no_input(flag, *path, inputs);
 }
 
+/// --plot's checks that need only the cases — an unknown or non-numeric --plot-x, no axis to
+/// plot against, more lines than a plot can show — made before any case runs: the plot of the
+/// cases as if each had run (those that cannot run left out, as they will be).
+void check_plot_before_run(const std::vector<bench::BenchCase>& cases,
+                           const BenchCommandOptions& o, PlotMetric metric) {
+  json benchmarks = json::array();
+  for (const auto& c : cases) {
+    if (c.error)
+      continue;
+    json axes = json::object();
+    for (const auto& [name, value] : c.point)
+      axes[name] = value;
+    json g{{"case", c.case_name}, {"axes", axes}, {"status", "ok"}, {"median_s", 1.0}};
+    if (c.bytes)
+      g["bandwidth_gbs"] = 1.0;
+    if (c.flops)
+      g["gflops"] = 1.0;
+    benchmarks.push_back({{"name", c.name}, {"gpurun", g}});
+  }
+  if (!benchmarks.empty())
+    (void)make_plot(json{{"benchmarks", benchmarks}}, "--plot", o.plot_x, metric);
+}
+
 /// Narrows `cases` to this job's shard — from --shard, else from a job array's environment —
 /// and says so on stderr; nullopt (and `cases` untouched) when the suite is not sharded.
 std::optional<bench::ShardInfo> take_shard(const CLI::App& cmd, const BenchCommandOptions& o,
@@ -287,6 +310,8 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
     return;
   }
   check_outputs(o, cases);
+  if (!o.plot_file.empty())
+    check_plot_before_run(cases, o, plot_metric);
 
   std::optional<Language> language;
   for (const auto& c : cases)

@@ -31,14 +31,17 @@ fs::path results(const fs::path& dir, std::size_t series, int points) {
   return path;
 }
 
-/// Runs `gpurun plot ARGS` with a gnuplot that copies its script to the SVG's place.
-RunResult plot(const fs::path& dir, const std::string& args) {
+/// Runs `gpurun ARGS` with a gnuplot that copies its script to the SVG's place.
+RunResult with_gnuplot(const fs::path& dir, const std::string& args) {
   fs::create_directories(dir / "bin");
   std::ofstream(dir / "bin" / "gnuplot")
       << "#!/bin/sh\ncp \"$1\" \"$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\")\"\n";
   fs::permissions(dir / "bin" / "gnuplot", fs::perms::owner_all);
-  return run_shell("PATH=" + (dir / "bin").string() + ":$PATH " + gpurun_bin() + " plot " + args,
-                   dir);
+  return run_shell("PATH=" + (dir / "bin").string() + ":$PATH " + gpurun_bin() + " " + args, dir);
+}
+
+RunResult plot(const fs::path& dir, const std::string& args) {
+  return with_gnuplot(dir, "plot " + args);
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -73,6 +76,21 @@ TEST(PlotSeriesE2E, MoreLinesThanAPlotCanShowAreRefusedWithTheirCount) {
   r = plot(dir, "r50000.json --x N");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("r50000.json: 50000 lines to draw"), std::string::npos) << r.err;
+}
+
+TEST(PlotSeriesE2E, BenchRefusesTooManyLinesBeforeAnyCaseRuns) {
+  const auto dir = temp_dir();
+  const auto r = with_gnuplot(
+      dir, "bench " + (source_dir() / "tests/data/bench/mixed.cu").string() +
+               " --kernel fill_index --grid 1 --block 1 --arg 'out=f32[1]:0' --arg n=1 "
+               "-a 'N=[1,2]' -a 'B=[1:65]' --backend cpu --plot-x N --plot sweep.svg "
+               "--csv r.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpurun: error: --plot: 65 lines to draw (one per case and value of its other "
+                   "axes against 'N'), more than a plot can show (64 at most): narrow the cases "
+                   "with bench --filter, or plot against another axis\n");
+  EXPECT_EQ(r.out, "") << "no case ran";
+  EXPECT_FALSE(fs::exists(dir / "r.csv"));
 }
 
 } // namespace
