@@ -65,7 +65,11 @@ public:
   [[nodiscard]] bool created() const { return m_fd >= 0; }
   [[nodiscard]] const std::filesystem::path& path() const { return m_path; }
   [[nodiscard]] int fd() const { return m_fd; }
-  void commit() { m_committed = true; }
+  /// After the rename: the temporary name is gone, and no signal should remove what it names.
+  void commit() {
+    m_committed = true;
+    m_guard.reset();
+  }
 
 private:
   std::filesystem::path m_path;
