@@ -1,6 +1,6 @@
 #include "pipeline/listing.hpp"
 
-#include "backends/compilers/source_scan.hpp"
+#include "backends/compilers/source_launches.hpp"
 #include "pipeline/language.hpp"
 
 namespace gpurun {

@@ -1,43 +1,18 @@
 #pragma once
-// The top-level structure of a CUDA/HIP translation unit, read without a preprocessor: its
-// tokens with their offsets, its preprocessor directives, and its declarations at namespace scope,
-// each classified (kernel, device function, host function, type …) with the names it declares and
-// the names it mentions. whole_file.cpp uses it to hand a compiler only the device side of a file
-// that also holds host code; `gpurun list` uses it to show a file's kernels and their launches.
+// The top-level structure of a CUDA/HIP translation unit, read without a preprocessor (on the
+// lexemes of source_lex.hpp): its declarations at namespace scope, each classified (kernel, device
+// function, host function, type …) with the names it declares and the names it mentions.
+// whole_file.cpp uses it to hand a compiler only the device side of a file that also holds host
+// code; `gpurun list` uses it to show a file's kernels and their launches.
 #include <cstddef>
-#include <map>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "backends/compilers/source_lex.hpp"
+
 namespace gpurun::compilers::scan {
-
-enum class Kind { identifier, number, literal, punct, directive };
-
-struct Lexeme {
-  Kind kind = Kind::punct;
-  std::size_t begin = 0; ///< byte offset in the text
-  std::size_t end = 0;   ///< one past the last byte
-  int line = 1;          ///< 1-based line of the first byte
-};
-
-/// Splits source text into lexemes. Comments and whitespace are skipped; a preprocessor directive
-/// (with its continuation lines) is one lexeme; string, character and raw string literals are one
-/// lexeme each; "::" is one punctuator, every other punctuator one character. Never throws: an
-/// unterminated comment or literal ends at the end of the text.
-[[nodiscard]] std::vector<Lexeme> lex(std::string_view text);
-
-/// The macros a text defines: name → the identifiers of its replacement list, and whether it takes
-/// arguments.
-struct Macro {
-  bool function_like = false;
-  std::vector<std::string> body_identifiers;
-};
-using Macros = std::map<std::string, Macro, std::less<>>;
-
-/// Adds the `#define`s among `lexemes` to `macros` (a later definition replaces an earlier one).
-void collect_macros(std::string_view text, const std::vector<Lexeme>& lexemes, Macros& macros);
 
 /// What a declaration at namespace scope is, as far as device compilation cares.
 enum class Role {
@@ -82,22 +57,5 @@ struct Structure {
 
 /// Reads the structure of `text`. `known` supplies macros defined elsewhere (none by default).
 [[nodiscard]] Structure read_structure(std::string_view text, const Macros& known = {});
-
-/// The text of lexeme `l`.
-[[nodiscard]] inline std::string_view text_of(std::string_view text, const Lexeme& l) {
-  return text.substr(l.begin, l.end - l.begin);
-}
-
-/// One `NAME<<<…>>>(…)` launch in host code.
-struct Launch {
-  std::string kernel;              ///< as written, template arguments included ("k<float>")
-  std::string caller;              ///< the function the launch is in
-  std::vector<std::string> config; ///< grid, block[, shared[, stream]] expressions as written
-  std::string arguments;           ///< the argument list as written
-  int line = 0;
-};
-
-/// Every triple-chevron launch in `text`, in order.
-[[nodiscard]] std::vector<Launch> find_launches(std::string_view text);
 
 } // namespace gpurun::compilers::scan

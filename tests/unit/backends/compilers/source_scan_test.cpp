@@ -1,3 +1,4 @@
+#include "backends/compilers/source_launches.hpp"
 #include "backends/compilers/source_scan.hpp"
 
 #include <gtest/gtest.h>
@@ -131,6 +132,10 @@ TEST(SourceScanLaunches, FindsTripleChevronLaunchesWithTheirCaller) {
   EXPECT_EQ(launches[0].arguments, "d, n");
   EXPECT_EQ(launches[0].line, 3);
   EXPECT_EQ(launches[1].kernel, "ns::t<float, 4>");
+  const auto wrapped = find_launches("void f() { k<<<g,\n    b>>>(a,\n         c); }\n");
+  ASSERT_EQ(wrapped.size(), 1u);
+  EXPECT_EQ(wrapped[0].config[1], "b");
+  EXPECT_EQ(wrapped[0].arguments, "a, c"); // a line break in the list is one space
   EXPECT_EQ(launches[1].config.size(), 2u);
 }
 
