@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <initializer_list>
-#include <iterator>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -13,12 +11,18 @@
 #include "backends/compilers/clang_names.hpp"
 #include "backends/compilers/clang_target.hpp"
 #include "backends/compilers/compat_headers.hpp"
+#include "backends/compilers/compiler_io.hpp"
 #include "backends/compilers/device_headers.hpp"
 #include "backends/kit/subprocess.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
 
 namespace gpurun::clang_cuda {
+
+using compilers::add_source_arguments;
+using compilers::read_output_file;
+using compilers::std_argument;
+using compilers::write_scratch_file;
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,32 +33,18 @@ const std::set<std::string> runtime_functions = {"vprintf", "malloc", "free", "_
 
 constexpr const char* header_folder_in_line_tables = "/gpurun-clang-headers";
 
-void write_file(const fs::path& path, std::string_view text) {
-  fs::create_directories(path.parent_path()); // hip/hip_runtime.h
-  std::ofstream out(path, std::ios::binary);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out)
-    throw unavailable_error(
-        fmt::format("cannot compile with clang: cannot write {}", path.string()));
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // The clang layer first; the NVRTC stand-ins for what it does not replace (stdint.h, limits.h …
 // and the shared C++ headers) are plain declarations that clang compiles as well.
 void write_headers(const fs::path& folder) {
   fs::create_directories(folder);
   std::set<std::string> written;
   for (const auto& h : compilers::clang_layer_headers()) {
-    write_file(folder / h.name, h.text);
+    write_scratch_file(folder / h.name, h.text, "clang");
     written.insert(h.name);
   }
   for (const auto& h : nvrtc::compat_headers())
     if (written.insert(h.name).second)
-      write_file(folder / h.name, h.text);
+      write_scratch_file(folder / h.name, h.text, "clang");
 }
 
 bool unsupported_arch(const std::string& log) {
@@ -198,21 +188,10 @@ std::vector<std::string> command_line(const KernelSource& source, const CompileO
       args.emplace_back(a);
     args.push_back(inst.libclc);
   }
-  if (options.std_version.empty())
-    args.emplace_back("-std=c++17"); // NVRTC's default; clang's own is C++14
-  else
-    args.push_back(options.std_version.starts_with("-std=") ? options.std_version
-                                                            : "-std=" + options.std_version);
+  args.push_back(std_argument(options)); // C++17: clang's own default is C++14
   if (options.line_info)
     args.emplace_back("-gline-tables-only");
-  for (const auto& d : options.defines)
-    args.push_back("-D" + d);
-  for (const auto& dir : options.include_dirs)
-    args.push_back("-I" + dir);
-  if (!source.path.empty()) {
-    const auto folder = source.path.parent_path();
-    args.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
-  }
+  add_source_arguments(args, source, options);
   // After the user's folders, as a system folder (its headers raise no warnings). Line tables
   // name its files by a fixed folder instead of the temporary one.
   args.push_back("-isystem");
@@ -256,8 +235,10 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
       source.path.empty() ? std::string("kernel.cu") : source.path.string();
   const fs::path input =
       temp.path() / (source.path.empty() ? fs::path("kernel.cu") : source.path.filename());
-  write_file(input, fmt::format("#line 1 {}\n{}\n{}", c_string_literal(shown_path), source.text,
-                                instantiation_code(options.name_expressions)));
+  write_scratch_file(input,
+                     fmt::format("#line 1 {}\n{}\n{}", c_string_literal(shown_path), source.text,
+                                 instantiation_code(options.name_expressions)),
+                     "clang");
   const fs::path output = temp.path() / "kernel.ptx";
 
   CompileResult result;
@@ -286,7 +267,7 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
     break;
   }
 
-  const std::string ptx = read_file(output);
+  const std::string ptx = read_output_file(output);
   if (const auto missing = unresolved_functions(ptx); !missing.empty()) {
     result.log += describe_unresolved(missing, shown_path);
     return result;

@@ -1,9 +1,8 @@
 #include "backends/compilers/nvcc.hpp"
+#include "backends/compilers/compiler_io.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <string_view>
 
@@ -16,6 +15,11 @@
 #include "base/format.hpp"
 
 namespace gpurun::nvcc {
+
+using compilers::add_source_arguments;
+using compilers::read_output_file;
+using compilers::std_argument;
+using compilers::write_scratch_file;
 namespace {
 
 namespace fs = std::filesystem;
@@ -49,21 +53,6 @@ bool nvrtc_only(const std::string& option) {
   return false;
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return {};
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out)
-    throw unavailable_error(
-        fmt::format("cannot compile with nvcc: cannot write {}", path.string()));
-}
-
 // The file nvcc compiles. The user's own file when the source is that file and nothing is to be
 // instantiated; otherwise a file in `temp`: one that #includes the user's file by absolute path
 // (so that its own #include "…" and the names in errors and line tables stay the user's) followed
@@ -72,7 +61,7 @@ void write_file(const fs::path& path, std::string_view text) {
 fs::path input_file(const KernelSource& source, const CompileOptions& options,
                     const fs::path& temp) {
   std::error_code ec;
-  const bool on_disk = !source.path.empty() && read_file(source.path) == source.text;
+  const bool on_disk = !source.path.empty() && read_output_file(source.path) == source.text;
   const fs::path absolute = on_disk ? fs::absolute(source.path, ec) : fs::path();
   if (on_disk && !ec && options.name_expressions.empty())
     return absolute;
@@ -83,7 +72,7 @@ fs::path input_file(const KernelSource& source, const CompileOptions& options,
   text += clang_cuda::instantiation_code(options.name_expressions);
   const fs::path name = source.path.empty() ? fs::path("kernel.cu") : source.path.filename();
   const fs::path input = temp / name;
-  write_file(input, text);
+  write_scratch_file(input, text, "nvcc");
   return input;
 }
 
@@ -111,21 +100,10 @@ std::vector<std::string> command_line(const KernelSource& source, const CompileO
   const bool cubin = target.starts_with("sm_");
   std::vector<std::string> args = {installation().availability.location, cubin ? "-cubin" : "--ptx",
                                    "-arch=" + target};
-  if (options.std_version.empty())
-    args.emplace_back("-std=c++17"); // NVRTC's default, whatever the host compiler's is
-  else
-    args.push_back(options.std_version.starts_with("-std=") ? options.std_version
-                                                            : "-std=" + options.std_version);
+  args.push_back(std_argument(options)); // C++17 whatever the host compiler's default
   if (options.line_info)
     args.emplace_back("-lineinfo");
-  for (const auto& d : options.defines)
-    args.push_back("-D" + d);
-  for (const auto& dir : options.include_dirs)
-    args.push_back("-I" + dir);
-  if (!source.path.empty()) {
-    const auto folder = source.path.parent_path();
-    args.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
-  }
+  add_source_arguments(args, source, options);
   for (const auto& extra : options.extra)
     if (!nvrtc_only(extra))
       args.push_back(extra);
@@ -177,7 +155,7 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
     return result;
   }
 
-  const std::string text = read_file(output);
+  const std::string text = read_output_file(output);
   const auto* bytes = reinterpret_cast<const std::byte*>(text.data());
   result.binary.assign(bytes, bytes + text.size());
   result.binary_format = cubin ? "cubin" : "ptx";

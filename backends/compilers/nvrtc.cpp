@@ -1,4 +1,5 @@
 #include "backends/compilers/nvrtc.hpp"
+#include "backends/compilers/compiler_io.hpp"
 
 #include <cstring>
 #include <fmt/format.h>
@@ -12,6 +13,9 @@
 #include "base/error.hpp"
 
 namespace gpurun::nvrtc {
+
+using compilers::add_source_arguments;
+using compilers::std_argument;
 namespace {
 
 [[noreturn]] void throw_nvrtc(nvrtcResult result, const char* call, const char* file, int line) {
@@ -46,18 +50,8 @@ std::vector<std::string> build_options(const KernelSource& source, const Compile
                                        const std::string& target) {
   std::vector<std::string> args;
   args.push_back("--gpu-architecture=" + target);
-  if (!options.std_version.empty()) {
-    const bool has_prefix = options.std_version.starts_with("-std=");
-    args.push_back(has_prefix ? options.std_version : "-std=" + options.std_version);
-  }
-  for (const auto& d : options.defines)
-    args.push_back("-D" + d);
-  for (const auto& dir : options.include_dirs)
-    args.push_back("-I" + dir);
-  if (!source.path.empty()) {
-    const auto folder = source.path.parent_path();
-    args.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
-  }
+  args.push_back(std_argument(options));
+  add_source_arguments(args, source, options);
   if (options.line_info)
     args.emplace_back("-lineinfo");
   args.push_back(std::string("--pre-include=") + implicit_header);
