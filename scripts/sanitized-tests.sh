@@ -18,10 +18,10 @@ scripts/install-deps.sh
 cmake --preset debug
 # unit_hip exists where the HIP headers were found at configure time.
 hip=""
-cmake --build --preset debug --target help | grep -q '\bunit_hip\b' && hip=unit_hip
-fuzz_targets="arg_spec_fuzz run_spec_fuzz bench_suite_fuzz bench_result_fuzz merge_shards_fuzz
-  plot_fuzz npy_fuzz expr_fuzz signature_fuzz ptx_entries_fuzz ptx_module_fuzz
-  amdgpu_code_object_fuzz"
+targets=$(cmake --build --preset debug --target help)
+echo "$targets" | grep -q '\bunit_hip\b' && hip=unit_hip
+# Every fuzz target the build defines (tests/fuzz/CMakeLists.txt): each has a replay test in ctest.
+fuzz_targets=$(echo "$targets" | sed -n 's/^\.\.\. \([a-z0-9_]*_fuzz\)$/\1/p' | tr '\n' ' ')
 unit_targets="unit_base unit_pipeline unit_cpu unit_compilers unit_kit unit_cuda $hip"
 if [ $unit_only = 1 ]; then
   cmake --build --preset debug --target $unit_targets $fuzz_targets
