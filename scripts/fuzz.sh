@@ -61,6 +61,22 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1:allocator_ma
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:suppressions=$ROOT/tests/fuzz/ubsan.supp}
 common=(-timeout=10 -rss_limit_mb=2048)
 
+# report_failure TARGET LOG INPUT...: what a failed run leaves in the output when its machine and
+# files are gone (as on CI): the seed, the sanitizer's or libFuzzer's report, and each input that
+# did it in base64 (`base64 -d > FILE`, then `scripts/fuzz.sh --replay TARGET` after copying it to
+# tests/fuzz/regressions/TARGET/).
+report_failure() {
+  local t=$1 log=$2 f
+  shift 2
+  echo "---- $t: $(grep -m1 -o 'Seed: [0-9]*' "$log")"
+  grep -m1 -B2 -A40 -E '^==[0-9]+==ERROR|runtime error:|deadly signal|out-of-memory|Timeout|ERROR: libFuzzer' "$log" |
+    grep -v -E '^(#[0-9]+ .*(NEW|REDUCE|pulse|INITED)|MS: )' | head -60
+  for f in "$@"; do
+    echo "---- $t: input $(basename "$f") ($(stat -c %s "$f") bytes, base64)"
+    head -c 65536 "$f" | base64 -w 120
+  done
+}
+
 # fuzz_one TARGET: replays, fuzzes and (with --merge) merges one target; its table line goes to
 # $WORK/TARGET.line; returns non-zero when the target failed.
 fuzz_one() {
@@ -78,6 +94,7 @@ fuzz_one() {
     local bad
     bad=$(grep -o 'Running: .*' "$dir/replay.log" | tail -1 | cut -d' ' -f2-)
     printf '%-12s %12s %9s %7s %s\n' "$t" - - - "replay failed: $bad (log: $dir/replay.log)" >"$line"
+    report_failure "$t" "$dir/replay.log" "$bad" >"$dir/report"
     return 1
   fi
   if [ $replay_only = 1 ]; then
@@ -109,6 +126,7 @@ fuzz_one() {
   if [ $rc -ne 0 ] || [ ${#found[@]} -gt 0 ]; then
     status=1
     what="${#found[@]}: ${found[*]:-no input saved} (rc $rc, log: $log)"
+    report_failure "$t" "$log" "${found[@]}" >"$dir/report"
   else
     what=0
   fi
@@ -140,5 +158,8 @@ done
 printf '%-12s %12s %9s %7s %s\n' target executions execs/s wall_s crashes
 for t in "${targets[@]}"; do
   cat "$WORK/$t.line"
+done
+for t in "${targets[@]}"; do
+  [ -s "$WORK/$t/report" ] && cat "$WORK/$t/report"
 done
 exit $failed

@@ -278,8 +278,12 @@ std::size_t ptx_type_size(std::string_view type) noexcept {
   if (type == "pred")
     return 1;
   // Packed pairs (.f16x2, .bf16x2, .e4m3x2 …) occupy twice their element.
-  if (type.size() > 2 && type.substr(type.size() - 2) == "x2")
-    return 2 * ptx_type_size(type.substr(0, type.size() - 2));
+  if (type.size() > 2 && type.substr(type.size() - 2) == "x2") {
+    const std::string_view element = type.substr(0, type.size() - 2);
+    if (element.size() > 2 && element.substr(element.size() - 2) == "x2")
+      return 0; // one pair, not pairs of pairs
+    return 2 * ptx_type_size(element);
+  }
   if (type == "e4m3" || type == "e5m2" || type == "e2m3" || type == "e3m2" || type == "e2m1")
     return 1;
   if (type == "tf32")

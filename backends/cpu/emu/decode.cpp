@@ -33,6 +33,8 @@ ptx::Operand register_operand(const std::string& name) {
 // ---- module variables
 // ----------------------------------------------------------------------------
 
+constexpr std::uint64_t k_max_static_shared = std::uint64_t{1} << 30;
+
 void Decoder::layout_module_variables() {
   std::uint32_t shared = 0;
   std::uint32_t declared = 0;
@@ -47,6 +49,12 @@ void Decoder::layout_module_variables() {
           std::max<std::uint32_t>(m_program.shared_align, static_cast<std::uint32_t>(var_align(v)));
       return;
     }
+    // No device has a gigabyte of shared memory; the bound keeps the 32-bit offsets exact.
+    if (v.size_bytes() > k_max_static_shared ||
+        std::uint64_t{shared} + kSharedRedzone + var_align(v) + v.size_bytes() > k_max_static_shared)
+      throw Error(ExitCode::compile,
+                  fmt::format("PTX line {}: static shared memory beyond {} bytes with '{}'", v.line,
+                              k_max_static_shared, v.name));
     if (shared)
       shared += kSharedRedzone;
     shared = align_up(shared, static_cast<std::uint32_t>(var_align(v)));

@@ -68,6 +68,23 @@ public:
 /// Throws UnsupportedInstruction "unsupported PTX instruction 'op.mods' at line N (why)".
 [[noreturn]] void throw_unsupported(const ptx::Instruction& in, std::string_view why = {});
 
+/// An instruction's operands as a selector reads them: an index past the last operand is an
+/// unsupported instruction (a wrong operand count), never a read past the end.
+class OperandList {
+public:
+  explicit OperandList(const ptx::Instruction& in) : m_in(&in) {}
+  [[nodiscard]] const ptx::Operand& operator[](std::size_t i) const {
+    if (i >= m_in->operands.size())
+      throw_unsupported(*m_in, "operand count");
+    return m_in->operands[i];
+  }
+  [[nodiscard]] const ptx::Operand& at(std::size_t i) const { return (*this)[i]; }
+  [[nodiscard]] std::size_t size() const { return m_in->operands.size(); }
+
+private:
+  const ptx::Instruction* m_in;
+};
+
 /// Selectors by family; each returns false when the opcode is not its own.
 /// cvt to and from the FP8 pairs .e4m3x2/.e5m2x2 (checked before select_packed).
 bool select_fp8_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,

@@ -163,7 +163,7 @@ bool select_atomic(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
     throw_unsupported(in);
   Type t = types[0];
   // Bitwise ops are declared on .b types, arithmetic on .u/.s/.f: both map to the same host op.
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   std::size_t value_index = red ? 1 : 2;
   std::size_t need = value_index + (op == "cas" ? 2 : 1);
   if (ops.size() != need)

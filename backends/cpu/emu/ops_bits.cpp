@@ -33,7 +33,7 @@ void lop3(Warp& w, const Inst& in, std::uint32_t mask) {
 } // namespace
 
 bool select_bits(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   if (in.opcode == "shf") {
     auto dir = m.take_any({"l", "r"});
     auto mode = m.take_any({"clamp", "wrap"});

@@ -174,7 +174,7 @@ bool unsigned_only(nm::Cmp c) {
 } // namespace
 
 bool select_compare(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   if (in.opcode == "testp") {
     auto cls = m.take_any({"finite", "infinite", "number", "notanumber", "normal", "subnormal"});
     auto types = m.take_types();

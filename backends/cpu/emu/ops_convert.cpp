@@ -152,7 +152,7 @@ bool select_fp8_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder
   if (!m.take("rn") || other_at < 0 || !m.take(other) || (to_fp8 && !m.take("satfinite")))
     throw_unsupported(in);
   const bool relu = m.take("relu");
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   const std::size_t want = to_fp8 && other == "f32" ? 3 : 2;
   if (ops.size() != want || (!to_fp8 && other != "f16x2"))
     throw_unsupported(in);

@@ -167,7 +167,7 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
     mine = mine || op == f;
   if (!mine)
     return false;
-  const auto& ops = in.operands;
+  const OperandList ops(in);
 
   auto rtext = m.take_any({"rn", "rz", "rm", "rp"});
   bool approx = m.take("approx");

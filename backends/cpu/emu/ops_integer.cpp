@@ -246,7 +246,7 @@ bool is_int_type(Type t) {
 
 bool select_integer(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   const std::string& op = in.opcode;
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   auto need = [&](std::size_t n) {
     if (ops.size() != n)
       throw_unsupported(in, "operand count");
@@ -333,17 +333,16 @@ bool select_integer(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od
   if ((op == "and" || op == "or" || op == "xor" || op == "not") && in.modifiers.size() == 1 &&
       in.modifiers[0] == "pred") {
     (void)m.take("pred");
+    need(op == "not" ? 2 : 3);
     bool neg = false;
     out.d = od.pred_dst(ops[0]);
     out.a = od.pred_src(ops[1], &neg);
     if (neg)
       out.flags |= kNegA;
     if (op == "not") {
-      need(2);
       out.fn = &pred_logic<3>;
       return true;
     }
-    need(3);
     out.b = od.pred_src(ops[2], &neg);
     if (neg)
       out.flags |= kNegB;

@@ -139,7 +139,7 @@ bool has(const ptx::Instruction& in, std::string_view mod) {
 
 bool select_integer_ext(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   const std::string& op = in.opcode;
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   if (op == "madc" || (op == "mad" && has(in, "cc"))) {
     const bool cin = op == "madc";
     const auto half = m.take_any({"lo", "hi"});

@@ -216,7 +216,7 @@ bool select_cp_async(const ptx::Instruction& in, Modifiers& m, OperandDecoder& o
     throw_unsupported(in, "only cp.async.{ca,cg}.shared.global is implemented");
   const bool cache_hint = m.take("L2::cache_hint");
   (void)m.take_any({"L2::64B", "L2::128B", "L2::256B"});
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   if (ops.size() < 3 || ops.size() > 5)
     throw_unsupported(in, "operand count");
   if (ops[2].kind != ptx::Operand::Kind::imm_int)
@@ -329,7 +329,7 @@ bool select_memory(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
   out.width = static_cast<std::uint8_t>(type_bytes(t));
   if (is_signed(t))
     out.flags |= kSignExtend;
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   if (ops.size() != 2)
     throw_unsupported(in, "operand count");
   bool load = op != "st";

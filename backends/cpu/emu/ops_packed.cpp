@@ -149,7 +149,7 @@ bool select_packed(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
   if (in.opcode == "atom" || in.opcode == "red" || !packed_type(in, &t))
     return false;
   const std::string& op = in.opcode;
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   bool bf = t == Type::bf16x2;
   if (op == "cvt") {
     auto rnd = m.take_any({"rn", "rz"});

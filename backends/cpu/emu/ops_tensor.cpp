@@ -509,7 +509,7 @@ Type register_type(MatrixType t) {
 void mma_fragments(const ptx::Instruction& in, OperandDecoder& od, MatrixOp& op) {
   if (!valid_mma(op))
     throw_unsupported(in, "this shape and type combination is not implemented");
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   op.d = fragment(in, ops[0], od, true, register_type(op.dtype));
   op.a = fragment(in, ops[1], od, false, register_type(op.atype));
   op.b = fragment(in, ops[2], od, false, register_type(op.btype));
@@ -524,7 +524,7 @@ void mma_fragments(const ptx::Instruction& in, OperandDecoder& od, MatrixOp& op)
 bool select_wmma(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   MatrixOp op;
   op.wmma = true;
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   const auto verb = m.take_any({"load", "store", "mma"});
   (void)m.take("sync");
   (void)m.take("aligned");
@@ -615,7 +615,7 @@ bool select_matrix_rows(const ptx::Instruction& in, Modifiers& m, OperandDecoder
   out.space = take_space(m);
   if (!m.take("m8n8") || count.empty() || !m.take("b16") || in.operands.size() != 2)
     throw_unsupported(in);
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   op.d = fragment(in, load ? ops[0] : ops[1], od, load, Type::b32);
   if (op.d.size() != static_cast<std::size_t>(count[1] - '0'))
     throw_unsupported(in, "register count");

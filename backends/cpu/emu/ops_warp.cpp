@@ -160,7 +160,7 @@ void activemask(Warp& w, const Inst& in, std::uint32_t mask) {
 
 bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   const std::string& op = in.opcode;
-  const auto& ops = in.operands;
+  const OperandList ops(in);
   if (op == "membar" || op == "fence") {
     (void)m.take_any({"cta", "gl", "sys", "gpu", "cluster"});
     (void)m.take_any({"sc", "acq_rel"});

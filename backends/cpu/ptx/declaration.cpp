@@ -1,5 +1,7 @@
 #include "backends/cpu/ptx/declaration.hpp"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "backends/cpu/ptx/literals.hpp"
@@ -8,13 +10,21 @@
 namespace gpurun::ptx {
 namespace {
 
+constexpr int k_max_array_dimensions = 16;
+constexpr long long k_max_alignment = 1 << 16;
+/// The largest variable a module may declare, and the largest it may initialize (its initial
+/// bytes are held in the module).
+constexpr std::size_t k_max_variable_bytes = std::size_t{1} << 40;
+constexpr std::size_t k_max_initialized_bytes = std::size_t{1} << 28;
+
 bool is_float_type(std::string_view type) {
   return type == "f32" || type == "f64" || type == "f16" || type == "bf16";
 }
 
+// `value` in `bytes` little-endian bytes; a .b128 element's upper half is zero.
 void append_le(std::vector<std::uint8_t>& out, std::uint64_t value, std::size_t bytes) {
   for (std::size_t i = 0; i < bytes; ++i) {
-    out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+    out.push_back(i < 8 ? static_cast<std::uint8_t>(value >> (8 * i)) : 0);
   }
 }
 
@@ -37,6 +47,9 @@ void parse_init_value(TokenCursor& in, Variable& v, std::size_t element) {
     if (in.peek().is_punct('+') || in.peek().is_punct('-')) {
       const bool minus = in.take().is_punct('-');
       addend = in.expect_integer("an offset after the symbol");
+      if (addend == std::numeric_limits<long long>::min()) {
+        in.fail("offset after the symbol out of range");
+      }
       addend = minus ? -addend : addend;
     }
     v.init_symbols.emplace_back(v.init.size(), symbol);
@@ -97,11 +110,15 @@ void parse_init_value(TokenCursor& in, Variable& v, std::size_t element) {
 
 void parse_name_and_initializer(TokenCursor& in, Variable& v);
 
-void parse_init_list(TokenCursor& in, Variable& v, std::size_t element) {
+// `depth`: the braces around this list; one level per array dimension.
+void parse_init_list(TokenCursor& in, Variable& v, std::size_t element, int depth = 0) {
   if (in.accept('{')) {
+    if (depth >= k_max_array_dimensions) {
+      in.fail("initializer lists nested too deeply");
+    }
     if (!in.peek().is_punct('}')) {
       do {
-        parse_init_list(in, v, element);
+        parse_init_list(in, v, element, depth + 1);
       } while (in.accept(','));
     }
     in.expect('}', "closing the initializer list");
@@ -125,10 +142,11 @@ Variable parse_variable(TokenCursor& in, StateSpace space, int line) {
   while (in.peek().kind == Token::Kind::directive) {
     const Token d = in.take();
     if (d.text == ".align") {
-      explicit_align = static_cast<std::size_t>(in.expect_integer("an alignment after .align"));
-      if (explicit_align == 0 || (explicit_align & (explicit_align - 1)) != 0) {
-        in.fail(d, "alignment must be a power of two");
+      const long long align = in.expect_integer("an alignment after .align");
+      if (align <= 0 || align > k_max_alignment || (align & (align - 1)) != 0) {
+        in.fail(d, fmt::format("alignment must be a power of two up to {}", k_max_alignment));
       }
+      explicit_align = static_cast<std::size_t>(align);
     } else if (d.text == ".v2" || d.text == ".v4" || d.text == ".v8") {
       v.vector_width = d.text[2] - '0';
     } else if (d.text == ".ptr") {
@@ -178,7 +196,11 @@ namespace {
 
 void parse_name_and_initializer(TokenCursor& in, Variable& v) {
   v.name = std::string(in.expect_identifier("a variable name").text);
+  int dimensions = 0;
   while (in.accept('[')) {
+    if (++dimensions > k_max_array_dimensions) {
+      in.fail("too many array dimensions");
+    }
     if (in.accept(']')) {
       v.array_size = v.array_size.value_or(1) * 0;
       continue;
@@ -188,16 +210,35 @@ void parse_name_and_initializer(TokenCursor& in, Variable& v) {
       in.fail("negative array size");
     }
     in.expect(']', "after the array size");
-    v.array_size = v.array_size.value_or(1) * static_cast<std::size_t>(n);
+    std::size_t count = v.array_size.value_or(1);
+    if (__builtin_mul_overflow(count, static_cast<std::size_t>(n), &count)) {
+      in.fail("array size out of range");
+    }
+    v.array_size = count;
   }
+  // Beyond this no state space of a device holds a variable; the bound also keeps every size
+  // and offset computed from it within 64 bits.
   const std::size_t element = kit::ptx_type_size(v.type);
+  if (std::size_t bytes = 0; __builtin_mul_overflow(element * static_cast<std::size_t>(v.vector_width),
+                                                    v.array_size.value_or(1), &bytes) ||
+                             bytes > k_max_variable_bytes) {
+    in.fail(fmt::format("{} is larger than {} bytes", v.name, k_max_variable_bytes));
+  }
   if (in.accept('=')) {
     const Token at = in.peek();
     parse_init_list(in, v, element);
     const std::size_t declared = v.size_bytes();
+    if (declared > k_max_initialized_bytes) {
+      in.fail(at, fmt::format("{} is initialized and larger than {} bytes", v.name,
+                              k_max_initialized_bytes));
+    }
     if (v.array_size && *v.array_size == 0) {
       // x[] = {…}: the initializer gives the size.
-      v.array_size = v.init.size() / (element * static_cast<std::size_t>(v.vector_width));
+      const std::size_t stride = element * static_cast<std::size_t>(v.vector_width);
+      if (stride == 0) {
+        in.fail(at, fmt::format("{} has no element size", v.name));
+      }
+      v.array_size = v.init.size() / stride;
     } else if (v.init.size() > declared) {
       in.fail(at, fmt::format("initializer has {} bytes but {} holds {}", v.init.size(), v.name,
                               declared));

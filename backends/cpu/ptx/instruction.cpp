@@ -9,6 +9,9 @@
 namespace gpurun::ptx {
 namespace {
 
+constexpr int k_max_operand_depth = 4;
+constexpr long long k_max_address_offset = 1LL << 32;
+
 class InstructionParser {
 public:
   InstructionParser(TokenCursor& in, const ScopeStack& scopes) : m_in(in), m_scopes(scopes) {}
@@ -107,14 +110,20 @@ private:
     return m_scopes.resolve(t.text);
   }
 
-  Operand operand() {
+  // `depth`: how many '!' and '{' enclose this operand. PTX nests neither more than once; a few
+  // levels are read so that the message names the real problem, and the limit keeps hostile text
+  // from recursing the stack away.
+  Operand operand(int depth = 0) {
     Operand o;
     const Token t = m_in.peek();
+    if (depth > k_max_operand_depth) {
+      m_in.fail(t, "operand nested too deeply");
+    }
     if (t.kind == Token::Kind::punct) {
       switch (t.text[0]) {
       case '!': {
         m_in.take();
-        o = operand();
+        o = operand(depth + 1);
         if (o.kind != Operand::Kind::reg) {
           m_in.fail(t, "'!' applies only to a predicate register");
         }
@@ -132,7 +141,7 @@ private:
         m_in.take();
         o.kind = Operand::Kind::vector;
         do {
-          o.elements.push_back(operand());
+          o.elements.push_back(operand(depth + 1));
         } while (m_in.accept(','));
         m_in.expect('}', "closing a vector operand");
         return o;
@@ -252,6 +261,10 @@ private:
       if (m_in.peek().is_punct('+') || m_in.peek().is_punct('-')) {
         const bool minus = m_in.take().is_punct('-');
         const long long off = m_in.expect_integer("an address offset");
+        // PTX offsets are 32-bit; the bound also keeps base + offset within 64 bits.
+        if (off < -k_max_address_offset || off > k_max_address_offset) {
+          m_in.fail("address offset out of range");
+        }
         o.offset = minus ? -off : off;
       }
     } else {

@@ -15,6 +15,8 @@
 namespace gpurun::ptx {
 namespace {
 
+constexpr long long k_max_registers = 1 << 20;
+
 std::optional<StateSpace> variable_space(std::string_view directive) {
   if (directive == ".global") {
     return StateSpace::global;
@@ -400,6 +402,13 @@ private:
         const long long count = m_in.expect_integer("a register count");
         if (count <= 0) {
           m_in.fail("register count must be positive");
+        }
+        // Compilers declare thousands at most; the emulator gives each one a slot.
+        long long total = count;
+        for (const RegisterDecl& earlier : f.registers)
+          total += earlier.count;
+        if (total > k_max_registers) {
+          m_in.fail(fmt::format("more than {} registers in one function", k_max_registers));
         }
         m_in.expect('>', "after the register count");
         r.count = static_cast<int>(count);

@@ -1,5 +1,7 @@
 #include "backends/cpu/ptx/token_cursor.hpp"
 
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "backends/cpu/ptx/literals.hpp"
@@ -36,8 +38,12 @@ long long TokenCursor::expect_integer(std::string_view what) {
   if (!value) {
     fail(t, fmt::format("malformed integer for {}", what));
   }
-  const auto v = static_cast<long long>(*value);
-  return negative ? -v : v;
+  // The magnitude as written: up to 2^63 - 1, or 2^63 after a '-'.
+  constexpr std::uint64_t most = std::uint64_t{1} << 63;
+  if (*value > (negative ? most : most - 1)) {
+    fail(t, fmt::format("{} is out of range", what));
+  }
+  return negative ? static_cast<long long>(0 - *value) : static_cast<long long>(*value);
 }
 
 } // namespace gpurun::ptx

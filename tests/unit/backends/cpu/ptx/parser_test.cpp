@@ -390,6 +390,38 @@ TEST(Parser, ErrorsNameTheLineAndToken) {
             "bad.ptx:2: expected 32 or 64 after .address_size near '48'");
 }
 
+// Hostile sizes, depths and integers end in a parse error, never in undefined behaviour, a
+// runaway allocation or a stack overflow (tests/fuzz/regressions/ptx_module has the inputs).
+TEST(Parser, LimitsEndInErrors) {
+  const std::string head = std::string(kHeader) + ".visible .entry k()\n{\n.reg .b32 %r<2>;\n";
+  const std::string g = kHeader;
+  EXPECT_EQ(error_of(g + ".address_size -9223372036854775809\n"),
+            "bad.ptx:4: 32 or 64 after .address_size is out of range near '9223372036854775809'");
+  EXPECT_EQ(error_of(head + "ld.u32 %r1, [%r1+4294967297];\n}\n"),
+            "bad.ptx:7: address offset out of range near ']'");
+  EXPECT_EQ(error_of(g + ".global .u8 x[2000000000000];\n"),
+            "bad.ptx:4: x is larger than 1099511627776 bytes near ';'");
+  EXPECT_EQ(error_of(g + ".global .u8 x[1000000000] = {1};\n"),
+            "bad.ptx:4: x is initialized and larger than 268435456 bytes near '{'");
+  EXPECT_EQ(error_of(g + ".global .u8 x[4294967296][4294967296];\n"),
+            "bad.ptx:4: array size out of range near ';'");
+  EXPECT_EQ(error_of(g + ".global .align 131072 .u8 x;\n"),
+            "bad.ptx:4: alignment must be a power of two up to 65536 near '.align'");
+  EXPECT_EQ(error_of(head + "mov.u32 " + std::string(5000, '{') + "%r1;\n}\n"),
+            "bad.ptx:7: operand nested too deeply near '{'");
+  EXPECT_EQ(error_of(g + ".global .u8 x = " + std::string(100, '{') + "1;\n"),
+            "bad.ptx:4: initializer lists nested too deeply near '{'");
+  EXPECT_EQ(error_of(std::string(kHeader) + ".visible .entry k()\n{\n.reg .b32 %r<1048577>;\n}\n"),
+            "bad.ptx:6: more than 1048576 registers in one function near '>'");
+  // A pair of pairs is no type: the declaration does not start.
+  EXPECT_NE(error_of(g + ".global .u8x2x2 x;\n").find("bad.ptx:4"), std::string::npos);
+  // Wider than 64 bits: the upper bytes of a .b128 initializer are zero.
+  const Module m = parse_module(g + ".global .b128 x = 1;\n", "ok.ptx");
+  ASSERT_EQ(m.globals.size(), 1u);
+  EXPECT_EQ(m.globals[0].init, (std::vector<std::uint8_t>{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                          0, 0, 0}));
+}
+
 // A kernel's parameters are read by the shared PTX entry parser (backends/kit): its errors come
 // out with this file's name and the line in the whole module.
 TEST(Parser, KernelParameterErrorsNameTheLine) {
