@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "app/command.hpp"
+#include "app/run_options.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
 #include "base/file_identity.hpp"
@@ -41,25 +42,12 @@ using nlohmann::json;
 struct BenchCommandOptions {
   std::string file;
   std::vector<std::string> axes;
-  // The kernel-file form: the case's run-spec keys.
-  std::string kernel;
-  std::string grid;
-  std::string block;
-  std::string shared;
-  std::vector<std::string> args;
-  std::vector<std::string> globals;
-  std::vector<std::string> expects;
-  std::vector<std::string> defines;
-  std::vector<std::string> include_dirs;
-  std::vector<std::string> opts;
-  std::string std_version;
-  std::string arch;
-  std::string compiler;
-  std::string bytes;
+  /// The run parameters: the kernel-file form's case (--kernel, --grid, --arg, -D, …) and where
+  /// the suite runs (--backend, --device).
+  ParameterFlags parameters;
+  std::string bytes; ///< the kernel-file form's bytes per launch
   std::string flops;
   // Where and how.
-  std::string backend = "auto";
-  int device = 0;
   std::string devices; ///< --devices LIST|all
   bool p2p = false;
   bool hot = false;
@@ -86,71 +74,39 @@ struct BenchCommandOptions {
   std::string plot_y = "auto";
 };
 
-// Flags that describe the kernel-file form's case; with a suite they would be ignored.
-constexpr const char* k_case_flags[] = {
-    "--kernel", "--grid", "--block", "--shared", "--arg",      "--global", "--expect", "-D",
-    "-I",       "--opt",  "--std",   "--arch",   "--compiler", "--bytes",  "--flops"};
-
 bool is_json_file(const std::string& path) {
   return fs::path(path).extension() == ".json";
 }
 
-json case_from_flags(const CLI::App& cmd, const BenchCommandOptions& o) {
-  json doc{{"source", o.file}};
-  auto given = [&](const char* flag) { return cmd.count(flag) != 0; };
-  if (given("--kernel"))
-    doc["kernel"] = o.kernel;
-  if (given("--grid"))
-    doc["grid"] = o.grid;
-  if (given("--block"))
-    doc["block"] = o.block;
-  if (given("--shared"))
-    doc["shared_bytes"] = o.shared;
-  if (!o.args.empty())
-    doc["args"] = o.args;
-  if (!o.globals.empty())
-    doc["globals"] = o.globals;
-  if (!o.expects.empty()) {
-    json expect = json::object();
-    for (const auto& e : o.expects) {
-      const auto eq = e.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw usage_error(fmt::format("--expect '{}': expected NAME=VALUES", e));
-      expect[e.substr(0, eq)] = e.substr(eq + 1);
-    }
-    doc["expect"] = expect;
-  }
-  json compile = json::object();
-  if (!o.defines.empty())
-    compile["defines"] = o.defines;
-  if (!o.include_dirs.empty())
-    compile["include_dirs"] = o.include_dirs;
-  if (!o.opts.empty())
-    compile["options"] = o.opts;
-  if (given("--std"))
-    compile["std"] = o.std_version;
-  if (given("--arch"))
-    compile["arch"] = o.arch;
-  if (given("--compiler"))
-    compile["compiler"] = o.compiler;
-  if (!compile.empty())
-    doc["compile"] = compile;
-  if (given("--bytes"))
-    doc["bytes"] = o.bytes;
-  if (given("--flops"))
-    doc["flops"] = o.flops;
-  return doc;
+// --backend and --device say where the suite runs; every other run parameter describes the
+// kernel-file form's case.
+bool selects_device(const RunParameter& p) {
+  return p.name == "backend" || p.name == "device";
 }
 
 bench::Suite load_suite(const CLI::App& cmd, const BenchCommandOptions& o) {
-  if (!is_json_file(o.file))
-    return bench::single_case_suite(case_from_flags(cmd, o), fs::path(o.file).stem().string(),
-                                    fs::current_path());
-  for (const char* flag : k_case_flags)
-    if (cmd.count(flag) != 0)
-      throw usage_error(fmt::format("{}: applies to a kernel file, not to {} (write it in the "
-                                    "suite's cases)",
-                                    flag, o.file));
+  GivenFlags case_flags = o.parameters.given();
+  std::erase_if(case_flags.values, [](const auto& given) { return selects_device(*given.first); });
+  auto given_text = [&](const char* flag, const std::string& text) {
+    return cmd.count(flag) != 0 ? std::optional(text) : std::nullopt;
+  };
+  if (!is_json_file(o.file)) {
+    case_flags.values.insert(case_flags.values.begin(), {&run_parameter("source"), {o.file}});
+    return bench::single_case_suite(case_flags, given_text("--bytes", o.bytes),
+                                    given_text("--flops", o.flops),
+                                    fs::path(o.file).stem().string(), fs::current_path());
+  }
+  std::vector<std::string_view> case_only;
+  for (const auto& given : case_flags.values)
+    case_only.push_back(given.first->flag());
+  if (cmd.count("--bytes") != 0)
+    case_only.push_back("--bytes");
+  if (cmd.count("--flops") != 0)
+    case_only.push_back("--flops");
+  if (!case_only.empty())
+    throw usage_error(fmt::format("{}: applies to a kernel file, not to {} (write it in the "
+                                  "suite's cases)",
+                                  case_only.front(), o.file));
   const json doc = read_json_file(o.file, "suite");
   std::error_code ec;
   const fs::path dir = fs::absolute(o.file, ec).parent_path();
@@ -319,7 +275,11 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
       language = detect_language(c.request.source);
       break;
     }
-  const Target target = select_target(env.registry, {o.backend, o.device, language});
+  RunRequest where;
+  GivenFlags where_flags = o.parameters.given();
+  std::erase_if(where_flags.values, [](const auto& given) { return !selects_device(*given.first); });
+  apply_flags(where, where_flags);
+  const Target target = select_target(env.registry, {where.backend, where.device, language});
   // --devices (and --p2p): devices of the selected backend; --p2p alone takes all of them.
   std::vector<Target> targets;
   if (cmd.count("--devices") != 0 || o.p2p) {
@@ -417,6 +377,8 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
       "  gpurun bench kernels/suites/stream.json --devices all --json all.json   # one worker per GPU\n"
       "  gpurun bench --p2p --devices 0-3                                       # copy bandwidth matrix\n"
       "\n"
+      "With a kernel file, the case's flags (--grid, --block, --shared, --arg, --global, --expect,\n"
+      "-D, --bytes, --flops) may use the axes, as a suite's cases do.\n"
       "gpurun help bench has the method (cold L2, stream hold, stopping rules) and the report "
       "fields;\ngpurun help multi-gpu has --devices, --p2p and buffers on other devices.");
   auto o = std::make_shared<BenchCommandOptions>();
@@ -427,27 +389,9 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
                   "Axis: N=[1,2,3], N=[2:10:2], N[pow2]=[20:28], T=[float,double]; replaces a "
                   "suite axis of the same name")
       ->allow_extra_args(false);
-  cmd->add_option("--kernel,-k", o->kernel, "Kernel name (kernel file form)");
-  cmd->add_option("--grid,-g", o->grid, "Grid, may use axes: '(N+255)/256'");
-  cmd->add_option("--block,-b", o->block, "Block, may use axes");
-  cmd->add_option("--shared", o->shared, "Dynamic shared memory in bytes, may use axes");
-  cmd->add_option("--arg", o->args, "Kernel argument, may use axes: 'x=f32[N]:rand'")
-      ->allow_extra_args(false);
-  cmd->add_option("--global", o->globals, "Fill a module variable: NAME=SPEC")
-      ->allow_extra_args(false);
-  cmd->add_option("--expect", o->expects, "Check before timing: NAME=VALUES")
-      ->allow_extra_args(false);
-  cmd->add_option("-D", o->defines, "Preprocessor define NAME[=VALUE], may use axes")
-      ->allow_extra_args(false);
-  cmd->add_option("-I", o->include_dirs, "Include directory")->allow_extra_args(false);
-  cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);
-  cmd->add_option("--std", o->std_version, "Language standard");
-  cmd->add_option("--arch", o->arch, "Target architecture");
-  cmd->add_option("--compiler", o->compiler, "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang, nvcc");
+  o->parameters.add_to(*cmd, Command::bench);
   cmd->add_option("--bytes", o->bytes, "Bytes moved per launch, may use axes: '3*N*4'");
   cmd->add_option("--flops", o->flops, "Floating-point operations per launch: '2*N'");
-  cmd->add_option("--backend", o->backend, "auto|cuda|cpu");
-  cmd->add_option("--device", o->device, "Device index")->check(whole_number_at_least(0));
   cmd->add_option("--devices", o->devices,
                   "Spread the cases over these devices, one worker each: 0,1 · 0-3 · all "
                   "(devices of different models each run the whole suite)");

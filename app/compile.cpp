@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "app/run_options.hpp"
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/compilers/ptxas_info.hpp"
 #ifdef GPURUN_HAVE_HIP
@@ -26,15 +27,10 @@ namespace {
 struct CompileCommandOptions {
   std::string file;
   std::string out;
-  std::string arch;
-  std::string std_version;
-  std::string backend = "auto";
-  int device = 0;
-  std::vector<std::string> defines;
-  std::vector<std::string> include_dirs;
-  std::vector<std::string> opts;
+  /// -D, -I, --std, --arch, --opt, --compiler, --backend, --device; read into `given`.
+  ParameterFlags parameters;
+  RunRequest given;
   std::vector<std::string> kernels; ///< template instantiations to compile (--kernel)
-  std::string compiler;
   bool ptx = false;
   bool resources = false;
   bool json = false;
@@ -90,12 +86,8 @@ ResourceReport find_resources(const KernelSource& source, CompileOptions options
   return report;
 }
 
-[[maybe_unused]] CompileOptions options_of(const CompileCommandOptions& o) {
-  CompileOptions options;
-  options.defines = o.defines;
-  options.include_dirs = o.include_dirs;
-  options.std_version = o.std_version;
-  options.extra = o.opts;
+CompileOptions options_of(const CompileCommandOptions& o) {
+  CompileOptions options = o.given.compile;
   options.name_expressions = o.kernels;
   options.kernels = o.kernels;
   return options;
@@ -125,25 +117,25 @@ ResourceReport find_resources(const KernelSource& source, CompileOptions options
 /// `--arch gfx…`: an AMD GPU's code object, compiled by hipRTC for the named target without any
 /// GPU present.
 void run_amd_compile(const CompileCommandOptions& o, const KernelSource& source) {
-  if (o.backend != "auto" && o.backend != "hip")
+  if (o.given.backend != "auto" && o.given.backend != "hip")
     throw usage_error(fmt::format("--arch {}: an AMD GPU target, which the hip backend compiles "
                                   "(--backend hip or auto), not --backend {}",
-                                  o.arch, o.backend));
+                                  o.given.compile.arch, o.given.backend));
   if (source.language != Language::hip)
     throw usage_error(fmt::format("--arch {}: AMD GPU targets compile HIP (.hip) sources; {} is {} "
                                   "(CUDA targets are sm_XX or compute_XX)",
-                                  o.arch, o.file, language_name(source.language)));
+                                  o.given.compile.arch, o.file, language_name(source.language)));
   if (o.ptx)
     throw usage_error(fmt::format("--ptx: {} is an AMD GPU target, which has no PTX (-o writes "
                                   "the code object)",
-                                  o.arch));
-  if (!o.compiler.empty())
+                                  o.given.compile.arch));
+  if (!o.given.compile.compiler.empty())
     throw usage_error(fmt::format(
-        "--compiler {}: chooses a CUDA compiler; {} is compiled by hipRTC", o.compiler, o.arch));
+        "--compiler {}: chooses a CUDA compiler; {} is compiled by hipRTC", o.given.compile.compiler, o.given.compile.arch));
 #ifdef GPURUN_HAVE_HIP
   CompileOptions options = options_of(o);
-  options.arch = o.arch;
-  const CompileResult result = hip::compile(source, options, o.arch);
+  options.arch = o.given.compile.arch;
+  const CompileResult result = hip::compile(source, options, o.given.compile.arch);
   if (!result.ok)
     throw CompileError(fmt::format("{}: compile failed", o.file), result.log);
   if (!result.log.empty())
@@ -163,22 +155,22 @@ void run_amd_compile(const CompileCommandOptions& o, const KernelSource& source)
   for (const auto& left_out : left_out_backends())
     if (left_out.name == "hip")
       why += ": " + left_out.reason;
-  throw unavailable_error(fmt::format("--arch {}: the hip backend is {}", o.arch, why));
+  throw unavailable_error(fmt::format("--arch {}: the hip backend is {}", o.given.compile.arch, why));
 #endif
 }
 
 void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   KernelSource source = load_kernel_source(o.file);
-  if (o.arch.starts_with("gfx")) {
+  if (o.given.compile.arch.starts_with("gfx")) {
     run_amd_compile(o, source);
     return;
   }
   const Target target = [&] {
     try {
-      return select_target(env.registry, {o.backend, o.device, source.language});
+      return select_target(env.registry, {o.given.backend, o.given.device, source.language});
     } catch (const Error& e) {
       // Without an AMD GPU the hip backend still compiles for a target that is named.
-      if (o.backend != "hip" || e.code() != ExitCode::unavailable)
+      if (o.given.backend != "hip" || e.code() != ExitCode::unavailable)
         throw;
       throw unavailable_error(fmt::format(
           "{}; --arch gfxNNN (e.g. gfx90a) compiles for a named AMD GPU without one", e.what()));
@@ -186,21 +178,15 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   }();
   auto context = target.device->create_context({});
 
-  CompileOptions options;
-  options.defines = o.defines;
-  options.include_dirs = o.include_dirs;
-  options.std_version = o.std_version;
-  options.extra = o.opts;
-  options.name_expressions = o.kernels;
-  options.kernels = o.kernels;
-  options.compiler = compiler_choice(o.compiler, "--compiler");
-  options.arch = o.arch.empty() ? target.device->properties().arch : o.arch;
+  CompileOptions options = options_of(o);
+  if (options.arch.empty())
+    options.arch = target.device->properties().arch;
   if (o.ptx)
     options.arch = arch::virtual_arch(options.arch);
 
   // An explicit sm_XX asks for that GPU's binary, which a CUDA compiler makes without any GPU;
   // otherwise the target's backend compiles for its own device.
-  const bool explicit_binary = !o.arch.empty() && !o.ptx && o.arch.starts_with("sm_");
+  const bool explicit_binary = !o.given.compile.arch.empty() && !o.ptx && o.given.compile.arch.starts_with("sm_");
   CompileResult result = explicit_binary && is_cuda_source(source)
                              ? compilers::compile_cuda(source, options, options.arch)
                              : context->compile(source, options);
@@ -253,24 +239,15 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--kernel,-k", o->kernels,
                   "Instantiate a template kernel: 'NAME<TYPE>' (repeatable)")
       ->allow_extra_args(false);
-  cmd->add_option("--arch", o->arch,
-                  "Target: sm_XX (binary) or compute_XX (PTX); gfxNNN for an AMD GPU (a code "
-                  "object, through hipRTC)");
-  cmd->add_option("--std", o->std_version, "Language standard");
-  cmd->add_option("--backend", o->backend, "auto|cuda|cpu");
-  cmd->add_option("--device", o->device,
-                  "Device index: its architecture is the default target (default 0)")
-      ->check(whole_number_at_least(0));
-  cmd->add_option("-D", o->defines, "Define")->allow_extra_args(false);
-  cmd->add_option("-I", o->include_dirs, "Include directory")->allow_extra_args(false);
-  cmd->add_option("--opt", o->opts, "Extra compiler option")->allow_extra_args(false);
-  cmd->add_option("--compiler", o->compiler,
-                  "CUDA compiler: auto (NVRTC, else clang), nvrtc, clang, nvcc");
+  o->parameters.add_to(*cmd, Command::compile);
   cmd->add_flag("--ptx", o->ptx, "Produce PTX (printed unless -o)");
   cmd->add_flag("--resources", o->resources, "Registers, shared and local memory per kernel");
   cmd->add_flag("--json", o->json, "Print one JSON document (PTX text and resources included)");
   cmd->add_flag("-v,--verbose", o->verbose, "A compile error's whole log");
-  cmd->callback([o, &env] { run_compile(*o, env); });
+  cmd->callback([o, &env] {
+    apply_flags(o->given, o->parameters.given());
+    run_compile(*o, env);
+  });
 }
 
 } // namespace gpurun

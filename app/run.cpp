@@ -86,7 +86,7 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
   cmd->callback([cmd, options, &env] {
     if (options->json)
       env.device_output.emplace(); // in the document, also in an error document
-    RunRequest request = make_run_request(*cmd, *options);
+    RunRequest request = make_run_request(*options);
     trace("request built");
     const double select_start = ms_since_process_start();
     const Target target = select_target(
@@ -138,7 +138,7 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
     // watching the driver (compute-sanitizer --leak-check full) reports when the context is
     // destroyed, so it is torn down first (docs/sanitizers.md).
     const int code = run.outcome.status == "ok" ? 0 : static_cast<int>(ExitCode::check_failed);
-    if (request.leak_check) {
+    if (request.device_settings.leak_check) {
       PreparedRun done = std::move(run);
     }
     exit_without_teardown(code);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "app/run_options.hpp"
 #include "backends/registry.hpp"
 #include "base/dims.hpp"
 #include "base/error.hpp"
@@ -22,18 +23,14 @@ namespace gpurun {
 namespace {
 
 struct ThreadsOptions {
-  std::string grid = "1";
-  std::string block;
+  ParameterFlags parameters; ///< --grid, --block, --backend, --device, --timeout
   unsigned warp_size = 0;
   std::string format = "table";
   bool json = false;
   std::uint64_t limit = 0;
   std::string where;
   bool run = false;
-  std::string backend = "auto";
-  int device = 0;
   std::string order = "sorted";
-  double timeout_s = 0;
 };
 
 /// The device whose limits and warp size apply, if any.
@@ -45,9 +42,10 @@ struct ThreadsTarget {
 
 // --run and an explicit --backend need their device; otherwise a device only lends its warp size
 // and limits, and without one the sm_90 defaults of DeviceProperties apply.
-ThreadsTarget find_target(const BackendRegistry& registry, const ThreadsOptions& o) {
-  const bool required = o.run || (o.backend != "auto" && !o.backend.empty());
-  const TargetRequest request{o.backend, o.device,
+ThreadsTarget find_target(const BackendRegistry& registry, const ThreadsOptions& o,
+                          const RunRequest& given) {
+  const bool required = o.run || (given.backend != "auto" && !given.backend.empty());
+  const TargetRequest request{given.backend, given.device,
                               o.run ? std::optional(Language::cuda) : std::nullopt};
   try {
     return ThreadsTarget{select_target(registry, request)};
@@ -83,8 +81,10 @@ unsigned choose_warp_size(const CLI::App& cmd, const ThreadsOptions& o, const Th
 }
 
 void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) {
-  const Dim3 grid = parse_dims(o.grid, "--grid");
-  const Dim3 block = parse_dims(o.block, "--block");
+  RunRequest given;
+  apply_flags(given, o.parameters.given());
+  const Dim3 grid = given.grid.value_or(Dim3{1, 1, 1});
+  const Dim3 block = given.block.value_or(Dim3{1, 1, 1}); // --block is required
   TableView view;
   if (o.json && cmd.count("--format") != 0 && o.format != "json")
     throw usage_error(fmt::format("--json: conflicts with --format {}", o.format));
@@ -95,7 +95,7 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
   if (!o.run && cmd.count("--order") != 0)
     throw usage_error("--order: only applies with --run");
 
-  const ThreadsTarget target = find_target(env.registry, o);
+  const ThreadsTarget target = find_target(env.registry, o, given);
   const DeviceProperties defaults; // sm_90 limits when no device is involved
   validate_launch(LaunchConfig{grid, block, 0},
                   target.device() != nullptr ? target.device()->properties() : defaults);
@@ -120,9 +120,7 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
     return;
   }
 
-  const std::optional<double> timeout =
-      o.timeout_s > 0 ? std::optional<double>(o.timeout_s) : std::nullopt;
-  const Capture capture = capture_threads(*target.selected, layout, timeout);
+  const Capture capture = capture_threads(*target.selected, layout, given.timeout_s);
   const CapturedTable table(capture, order);
   report.table = &table;
   report.capture =
@@ -147,8 +145,8 @@ void add_threads_command(CLI::App& app, CommandEnv& env) {
       "\n"
       "gpurun help threads explains the columns.");
   auto o = std::make_shared<ThreadsOptions>();
-  cmd->add_option("--grid", o->grid, "Blocks: X[,Y[,Z]] (default 1)");
-  cmd->add_option("--block", o->block, "Threads per block: X[,Y[,Z]]")->required();
+  o->parameters.add_to(*cmd, Command::threads);
+  o->parameters.option("block")->required();
   cmd->add_option("--warp-size", o->warp_size,
                   "Threads per warp (default: the selected device's, else 32)");
   cmd->add_option("--format", o->format, "table (default), csv, json or md");
@@ -161,11 +159,7 @@ void add_threads_command(CLI::App& app, CommandEnv& env) {
                   "Keep rows matching EXPR over the column names, e.g. 'warp==1 && lane<4'");
   cmd->add_flag("--run", o->run,
                 "Launch a capture kernel and check what the device reports against the table");
-  cmd->add_option("--backend", o->backend, "auto (default), cuda, hip, opencl, metal, cpu");
-  cmd->add_option("--device", o->device, "Device index (default 0)")
-      ->check(whole_number_at_least(0));
   cmd->add_option("--order", o->order, "With --run: sorted (default) or capture (arrival order)");
-  cmd->add_option("--timeout", o->timeout_s, "With --run: seconds to wait for the kernel");
   cmd->callback([cmd, o, &env] { run_threads(*cmd, *o, env); });
 }
 

@@ -199,24 +199,31 @@ public:
 /// at once.
 using DeviceOutputSink = std::function<void(std::string_view text)>;
 
-/// Options that apply to one context. What only some backends understand travels by name and is
-/// read by the backend that knows it (the CPU backend: "memcheck", "stats", "threads"; see
-/// backends/cpu/context_settings.hpp); a backend ignores names it does not know.
+/// What a run asks of the device besides the launch itself, typed. Each backend reads the fields
+/// it implements and leaves the rest: the CPU backend all of them; CUDA and HIP the printf buffer
+/// and the heap (on a GPU the checks are compute-sanitizer's, docs/sanitizers.md).
+struct DeviceSettings {
+  /// Bytes of the device printf buffer (CUDA's cudaLimitPrintfFifoSize); empty: the default.
+  std::optional<std::size_t> printf_buffer;
+  /// Bytes of the device heap of in-kernel malloc (cudaLimitMallocHeapSize); empty: 8 MiB.
+  std::optional<std::size_t> heap_bytes;
+  bool memcheck = false;   ///< check every memory access against its allocation
+  bool racecheck = false;  ///< shared-memory hazards between threads of a block
+  bool initcheck = false;  ///< reads of memory never written
+  bool synccheck = false;  ///< barriers and warp collectives not every member reaches
+  bool leak_check = false; ///< device-heap blocks malloc'ed and never freed
+  /// Findings shown in full (the rest are counted); empty: 10.
+  std::optional<std::size_t> max_findings;
+  bool stats = false;   ///< count executed instructions
+  int host_threads = 0; ///< worker threads of a backend that runs on the host; 0: all cores
+};
+
+/// Options that apply to one context.
 struct ContextOptions {
-  std::map<std::string, std::string> backend_settings;
+  DeviceSettings settings;
   /// Where device printf text goes. Empty: the process's standard output, where a host program
   /// sees it (the CUDA driver writes it there when the context synchronizes).
   DeviceOutputSink device_output;
-  /// Bytes of the device printf buffer (CUDA's cudaLimitPrintfFifoSize); empty: the default.
-  std::optional<std::size_t> printf_buffer;
-  ContextOptions& set(const std::string& name, std::string value) {
-    backend_settings[name] = std::move(value);
-    return *this;
-  }
-  [[nodiscard]] const std::string* find(const std::string& name) const {
-    const auto it = backend_settings.find(name);
-    return it == backend_settings.end() ? nullptr : &it->second;
-  }
 };
 
 /// How a copy between the memories of two devices travels (Context::copy_to_peer).
@@ -309,7 +316,7 @@ public:
   }
 };
 
-/// The GPU's default device printf buffer (CUDA's cudaLimitPrintfFifoSize); ContextOptions::
+/// The GPU's default device printf buffer (CUDA's cudaLimitPrintfFifoSize); DeviceSettings::
 /// printf_buffer changes it.
 inline constexpr std::size_t k_default_printf_buffer = std::size_t{1} << 20;
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 
 namespace gpurun {
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 
 namespace gpurun::bench {
 namespace {
@@ -302,6 +302,31 @@ std::string substitute(std::string_view text, const AxisPoint& point) {
     else
       out += word;
     i = end;
+  }
+  return out;
+}
+
+GivenFlags substitute_flags(const GivenFlags& flags, const AxisPoint& point) {
+  GivenFlags out;
+  out.base_dir = flags.base_dir;
+  for (const auto& [parameter, texts] : flags.values) {
+    std::vector<std::string> substituted;
+    for (const std::string& text : texts) {
+      if (parameter->name == "source") {
+        substituted.push_back(text);
+        continue;
+      }
+      std::size_t start = 0;
+      if (parameter->type == ParameterType::args)
+        start = value_start(text, true);
+      else if (parameter->type == ParameterType::globals ||
+               parameter->type == ParameterType::expects ||
+               parameter->type == ParameterType::defines)
+        start = value_start(text, false);
+      substituted.push_back(text.substr(0, start) +
+                            substitute(std::string_view(text).substr(start), point));
+    }
+    out.add(*parameter, std::move(substituted));
   }
   return out;
 }

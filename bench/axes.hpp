@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipeline/run_parameters.hpp"
+
 namespace gpurun::bench {
 
 /// A named axis and its values, kept as text ("1048576", "float").
@@ -45,5 +47,9 @@ using AxisPoint = std::vector<std::pair<std::string, std::string>>;
 /// never. Numbers and booleans unchanged.
 [[nodiscard]] nlohmann::json substitute_case(const nlohmann::json& case_doc,
                                              const AxisPoint& point);
+
+/// The same for run parameters as the command line gave them: the source untouched, the names
+/// of --arg, --global, --expect and -D entries kept, everything else substituted.
+[[nodiscard]] GivenFlags substitute_flags(const GivenFlags& flags, const AxisPoint& point);
 
 } // namespace gpurun::bench

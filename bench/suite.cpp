@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 #include "base/json_read.hpp"
 #include "base/format.hpp"
 #include "base/regex.hpp"
@@ -22,7 +22,7 @@ constexpr std::string_view k_bench_keys[] = {"name", "axes", "bytes", "flops"};
 
 std::vector<std::string_view> case_keys() {
   std::vector<std::string_view> keys(std::begin(k_bench_keys), std::end(k_bench_keys));
-  for (auto k : run_spec_keys())
+  for (auto k : spec_keys())
     keys.push_back(k);
   return keys;
 }
@@ -65,7 +65,10 @@ CaseTemplate read_case(const json& doc, const json& defaults, const std::string&
   return c;
 }
 
-std::optional<double> per_launch(const json& doc, const char* key, const std::string& case_name) {
+std::optional<double> per_launch(const json& doc, const char* key, const std::string& case_name,
+                                 const std::optional<std::string>& flag, const AxisPoint& point) {
+  if (flag)
+    return eval_number(substitute(*flag, point), fmt::format("{}: '--{}'", case_name, key));
   if (!doc.contains(key))
     return std::nullopt;
   const json& v = doc[key];
@@ -136,6 +139,17 @@ Suite single_case_suite(const json& case_doc, const std::string& name, const fs:
   return suite;
 }
 
+Suite single_case_suite(const GivenFlags& flags, std::optional<std::string> bytes,
+                         std::optional<std::string> flops, const std::string& name,
+                         const fs::path& dir) {
+  Suite suite = single_case_suite(json::object(), name, dir);
+  CaseTemplate& c = suite.cases.front();
+  c.flags = flags;
+  c.bytes = std::move(bytes);
+  c.flops = std::move(flops);
+  return suite;
+}
+
 std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overrides,
                               const std::string& filter) {
   // The pattern as messages quote it: a long one by its start.
@@ -177,12 +191,13 @@ std::vector<BenchCase> expand(const Suite& suite, const std::vector<Axis>& overr
         continue;
       try {
         json doc = substitute_case(c.doc, point);
-        b.bytes = per_launch(doc, "bytes", b.name);
-        b.flops = per_launch(doc, "flops", b.name);
+        b.bytes = per_launch(doc, "bytes", b.name, c.bytes, point);
+        b.flops = per_launch(doc, "flops", b.name, c.flops, point);
         doc.erase("bytes");
         doc.erase("flops");
         b.request =
             spec_from_json(doc, fmt::format("{}: case '{}'", suite.source_name, b.name), suite.dir);
+        apply_flags(b.request, substitute_flags(c.flags, point));
       } catch (const Error& e) {
         if (e.code() != ExitCode::usage)
           throw;

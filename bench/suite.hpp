@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/axes.hpp"
+#include "pipeline/run_parameters.hpp"
 #include "pipeline/run_request.hpp"
 
 namespace gpurun::bench {
@@ -19,6 +20,11 @@ struct CaseTemplate {
   std::string name;
   nlohmann::json doc;     ///< the run-spec keys, "bytes" and "flops" (defaults merged in)
   std::vector<Axis> axes; ///< in the order given
+  /// The kernel-file form's case: the run parameters as the command line wrote them, applied
+  /// over `doc`, and its --bytes and --flops.
+  GivenFlags flags;
+  std::optional<std::string> bytes;
+  std::optional<std::string> flops;
 };
 
 struct Suite {
@@ -40,8 +46,13 @@ struct Suite {
                                     const std::filesystem::path& dir,
                                     const std::string& default_name);
 
-/// A suite of one case from a run-spec-like document (the command line's kernel and flags).
+/// A suite of one case from a run spec.
 [[nodiscard]] Suite single_case_suite(const nlohmann::json& case_doc, const std::string& name,
+                                      const std::filesystem::path& dir);
+/// A suite of one case from the command line: the kernel file and the run parameters given
+/// (`flags`, the source among them), and --bytes and --flops when given.
+[[nodiscard]] Suite single_case_suite(const GivenFlags& flags, std::optional<std::string> bytes,
+                                      std::optional<std::string> flops, const std::string& name,
                                       const std::filesystem::path& dir);
 
 /// One case at one point of its axes, ready to prepare.

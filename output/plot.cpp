@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "backends/kit/subprocess.hpp"
+#include "base/subprocess.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 
 namespace gpurun {
 

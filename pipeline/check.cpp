@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 #include "base/format.hpp"
 #include "base/npy.hpp"
 #include "pipeline/arg_spec.hpp"

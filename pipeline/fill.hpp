@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/dtype.hpp"
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 #include "base/host_buffer.hpp"
 
 namespace gpurun {

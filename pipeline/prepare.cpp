@@ -396,28 +396,7 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
 } // namespace
 
 ContextOptions context_options(const RunRequest& request, const DeviceOutputSink& device_output) {
-  ContextOptions options;
-  options.device_output = device_output;
-  if (request.memcheck)
-    options.set("memcheck", "1");
-  if (request.racecheck)
-    options.set("racecheck", "1");
-  if (request.initcheck)
-    options.set("initcheck", "1");
-  if (request.synccheck)
-    options.set("synccheck", "1");
-  if (request.leak_check)
-    options.set("leakcheck", "1");
-  if (request.heap_size)
-    options.set("heap_size", std::to_string(*request.heap_size));
-  if (request.max_findings)
-    options.set("max_findings", std::to_string(*request.max_findings));
-  if (request.stats)
-    options.set("stats", "1");
-  if (request.cpu_threads > 0)
-    options.set("threads", std::to_string(request.cpu_threads));
-  options.printf_buffer = request.printf_buffer;
-  return options;
+  return ContextOptions{.settings = request.device_settings, .device_output = device_output};
 }
 
 PreparedRun prepare(const RunRequest& request, const Target& target,

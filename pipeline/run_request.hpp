@@ -40,16 +40,9 @@ struct RunRequest {
   std::optional<double> timeout_s;
   bool json = false;
   bool use_cache = true;
-  bool memcheck = false;
-  bool racecheck = false; ///< CPU backend sanitizers (docs/sanitizers.md)
-  bool initcheck = false;
-  bool synccheck = false;
-  bool leak_check = false;
-  std::optional<std::size_t> heap_size;    ///< device heap bytes (empty: 8 MiB)
-  std::optional<std::size_t> max_findings; ///< findings shown in full (empty: 10)
-  bool stats = false;
-  int cpu_threads = 0;
-  std::optional<std::size_t> printf_buffer; ///< device printf buffer bytes (empty: the default)
+  /// The backend settings: printf buffer, heap, the CPU backend's checks (docs/sanitizers.md),
+  /// stats and worker threads.
+  DeviceSettings device_settings;
   bool quiet = false;
   /// Directory relative paths in args (@file) resolve against (the spec file's folder, else cwd).
   std::filesystem::path base_dir;

@@ -6,9 +6,10 @@
 
 #include "base/dims.hpp"
 #include "base/error.hpp"
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 #include "base/json_read.hpp"
 #include "base/json_text.hpp"
+#include "pipeline/run_parameters.hpp"
 
 namespace gpurun {
 namespace fs = std::filesystem;
@@ -16,12 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view k_top_keys[] = {
-    "source", "kernel",  "compile", "grid",   "block", "shared_bytes",
-    "args",   "globals", "expect",  "rtol",   "atol",  "print",
-    "repeat", "timeout", "backend", "device", "save",  "description"};
-constexpr std::string_view k_compile_keys[] = {"defines", "include_dirs", "std",
-                                               "arch",    "options",      "compiler"};
 constexpr std::string_view k_buffer_keys[] = {"name", "type", "shape", "fill", "device"};
 constexpr std::string_view k_scalar_keys[] = {"name", "type", "value"};
 
@@ -238,113 +233,123 @@ public:
     return out;
   }
 
-  void read_compile(const json& j, CompileOptions& c) const {
-    if (!j.is_object())
-      wrong_type("compile", j, "an object");
-    check_keys(j, "compile", k_compile_keys);
-    if (j.contains("defines")) {
-      const json& d = j["defines"];
-      if (d.is_object()) {
-        for (const auto& [name, value] : d.items()) {
-          if (value.is_null())
-            c.defines.push_back(name);
-          else
-            c.defines.push_back(name + "=" +
-                                (value.is_string() ? value.get<std::string>() : json_text(value)));
-        }
-      } else {
-        c.defines = strings(d, "compile.defines");
-      }
+  std::vector<std::string> defines(const json& d, const std::string& key) const {
+    if (!d.is_object())
+      return strings(d, key);
+    std::vector<std::string> out;
+    for (const auto& [name, value] : d.items()) {
+      if (value.is_null())
+        out.push_back(name);
+      else
+        out.push_back(name + "=" +
+                      (value.is_string() ? value.get<std::string>() : json_text(value)));
     }
-    if (j.contains("include_dirs")) {
-      for (const auto& dir : strings(j["include_dirs"], "compile.include_dirs")) {
-        c.include_dirs.push_back(path(dir).string());
-      }
+    return out;
+  }
+
+  std::vector<std::string> expectations(const json& e, const std::string& key) const {
+    if (!e.is_object())
+      wrong_type(key, e, "an object (buffer name → expected values)");
+    std::vector<std::string> out;
+    for (const auto& [name, value] : e.items())
+      out.push_back(name + "=" + expect_text(value, key + "." + name));
+    return out;
+  }
+
+  std::string print_selection(const json& p, const std::string& key) const {
+    if (!p.is_array())
+      return string(p, key);
+    std::string joined;
+    for (const auto& n : strings(p, key))
+      joined += (joined.empty() ? "" : ",") + n;
+    return joined.empty() ? "none" : joined;
+  }
+
+  long long whole_number(const RunParameter& p, const json& j, const std::string& key) const {
+    const long long v = integer(j, key);
+    if (p.max != 0 && (v < p.min || v > p.max))
+      fail(key, fmt::format("must be between {} and {}", p.min, p.max));
+    if (v < p.min)
+      fail(key, fmt::format("must be ≥ {}", p.min));
+    return v;
+  }
+
+  // One parameter's value as its type is written in a spec.
+  ParameterValue value(const RunParameter& p, const json& j, const std::string& key) const {
+    using T = ParameterType;
+    switch (p.type) {
+    case T::text:
+      return string(j, key);
+    case T::compiler:
+      return compiler_choice(string(j, key), fmt::format("{}: {}", m_name, key));
+    case T::path:
+      return path(string(j, key)).string();
+    case T::dims:
+      return dims(j, key);
+    case T::count:
+    case T::bytes:
+      return whole_number(p, j, key);
+    case T::real:
+      return non_negative(j, key);
+    case T::seconds: {
+      const double t = number(j, key);
+      if (!(t > 0))
+        fail(key, "must be > 0 seconds");
+      return t <= k_max_watchdog_s ? std::optional(t) : std::nullopt;
     }
-    if (j.contains("std"))
-      c.std_version = string(j["std"], "compile.std");
-    if (j.contains("arch"))
-      c.arch = string(j["arch"], "compile.arch");
-    if (j.contains("options"))
-      c.extra = strings(j["options"], "compile.options");
-    if (j.contains("compiler"))
-      c.compiler = compiler_choice(string(j["compiler"], "compile.compiler"),
-                                   fmt::format("{}: compile.compiler", m_name));
+    case T::flag:
+      if (!j.is_boolean())
+        wrong_type(key, j, "true or false");
+      return j.get<bool>();
+    case T::texts:
+      return strings(j, key);
+    case T::paths: {
+      std::vector<std::string> out;
+      for (const auto& dir : strings(j, key))
+        out.push_back(path(dir).string());
+      return out;
+    }
+    case T::args:
+      return arg_list(j, key, false);
+    case T::globals:
+      return arg_list(j, key, true);
+    case T::expects:
+      return expectations(j, key);
+    case T::defines:
+      return defines(j, key);
+    case T::print:
+      return print_selection(j, key);
+    }
+    fail(key, "has a type this reader does not know");
   }
 
   RunRequest read(const json& doc) const {
     if (!doc.is_object())
       throw usage_error(fmt::format("{}: a run spec is a JSON object", m_name));
-    check_keys(doc, "", k_top_keys);
+    check_known_keys(doc, m_name, "", spec_keys());
     RunRequest r;
     r.base_dir = m_dir;
-    if (doc.contains("source"))
-      r.source = path(string(doc["source"], "source"));
-    if (doc.contains("kernel"))
-      r.kernel = string(doc["kernel"], "kernel");
-    if (doc.contains("compile"))
-      read_compile(doc["compile"], r.compile);
-    if (doc.contains("grid"))
-      r.grid = dims(doc["grid"], "grid");
-    if (doc.contains("block"))
-      r.block = dims(doc["block"], "block");
-    if (doc.contains("shared_bytes")) {
-      long long v = integer(doc["shared_bytes"], "shared_bytes");
-      if (v < 0)
-        fail("shared_bytes", "must be ≥ 0");
-      r.shared_bytes = static_cast<std::size_t>(v);
-    }
-    if (doc.contains("args"))
-      r.args = arg_list(doc["args"], "args", false);
-    if (doc.contains("globals"))
-      r.globals = arg_list(doc["globals"], "globals", true);
-    if (doc.contains("expect")) {
-      const json& e = doc["expect"];
-      if (!e.is_object())
-        wrong_type("expect", e, "an object (buffer name → expected values)");
-      for (const auto& [name, value] : e.items()) {
-        r.expects.push_back(name + "=" + expect_text(value, "expect." + name));
+    for (const RunParameter& p : run_parameters()) {
+      if (p.spec_key.empty())
+        continue;
+      const std::string key(p.spec_key);
+      const json* j = &doc;
+      // "compile.std": the sections are objects whose keys are checked like the top level's.
+      for (std::size_t start = 0, dot = 0; j != nullptr; start = dot + 1) {
+        dot = key.find('.', start);
+        const std::string part = key.substr(start, dot - start);
+        const auto it = j->find(part);
+        j = it == j->end() ? nullptr : &*it;
+        if (dot == std::string::npos || j == nullptr)
+          break;
+        const std::string section = key.substr(0, dot);
+        if (!j->is_object())
+          wrong_type(section, *j, "an object");
+        check_known_keys(*j, m_name, section, spec_keys(section));
       }
+      if (j != nullptr)
+        store(r, p, value(p, *j, key));
     }
-    if (doc.contains("rtol"))
-      r.rtol = non_negative(doc["rtol"], "rtol");
-    if (doc.contains("atol"))
-      r.atol = non_negative(doc["atol"], "atol");
-    if (doc.contains("print")) {
-      const json& p = doc["print"];
-      if (p.is_array()) {
-        std::string joined;
-        for (const auto& n : strings(p, "print"))
-          joined += (joined.empty() ? "" : ",") + n;
-        r.print = joined.empty() ? "none" : joined;
-      } else {
-        r.print = string(p, "print");
-      }
-    }
-    if (doc.contains("repeat")) {
-      long long v = integer(doc["repeat"], "repeat");
-      if (v < 1 || v > 1000000000)
-        fail("repeat", "must be between 1 and 1000000000");
-      r.repeat = static_cast<int>(v);
-    }
-    if (doc.contains("timeout")) {
-      double t = number(doc["timeout"], "timeout");
-      if (!(t > 0))
-        fail("timeout", "must be > 0 seconds");
-      r.timeout_s = t <= k_max_watchdog_s ? std::optional(t) : std::nullopt;
-    }
-    if (doc.contains("backend"))
-      r.backend = string(doc["backend"], "backend");
-    if (doc.contains("device")) {
-      long long v = integer(doc["device"], "device");
-      if (v < 0 || v > 1 << 20)
-        fail("device", "must be a device index ≥ 0");
-      r.device = static_cast<int>(v);
-    }
-    if (doc.contains("save"))
-      r.save_dir = path(string(doc["save"], "save"));
-    if (doc.contains("description"))
-      (void)string(doc["description"], "description");
     return r;
   }
 
@@ -378,10 +383,6 @@ std::string compiler_choice(const std::string& text, const std::string& field) {
   if (text == "nvrtc" || text == "clang" || text == "nvcc")
     return text;
   throw usage_error(fmt::format("{} '{}': expected auto, nvrtc, clang or nvcc", field, text));
-}
-
-std::span<const std::string_view> run_spec_keys() {
-  return k_top_keys;
 }
 
 std::optional<double> watchdog_limit(double seconds, std::string_view field) {
@@ -427,47 +428,6 @@ RunRequest read_spec(const fs::path& path) {
   if (ec)
     dir = path.parent_path();
   return spec_from_json(doc, path.string(), dir);
-}
-
-void apply_overrides(RunRequest& request, const RunOverrides& o) {
-  auto take = [](auto& field, const auto& given) {
-    if (given)
-      field = *given;
-  };
-  auto append = [](std::vector<std::string>& to, const std::vector<std::string>& more) {
-    to.insert(to.end(), more.begin(), more.end());
-  };
-  take(request.source, o.source);
-  if (o.kernel)
-    request.kernel = *o.kernel;
-  if (o.grid)
-    request.grid = *o.grid;
-  if (o.block)
-    request.block = *o.block;
-  take(request.shared_bytes, o.shared_bytes);
-  take(request.args, o.args);
-  take(request.globals, o.globals);
-  take(request.expects, o.expects);
-  if (o.rtol)
-    request.rtol = tolerance(*o.rtol, "--rtol");
-  if (o.atol)
-    request.atol = tolerance(*o.atol, "--atol");
-  take(request.print, o.print);
-  if (o.save_dir)
-    request.save_dir = *o.save_dir;
-  take(request.repeat, o.repeat);
-  if (o.timeout_s)
-    request.timeout_s = watchdog_limit(*o.timeout_s, "--timeout");
-  take(request.backend, o.backend);
-  take(request.device, o.device);
-  take(request.compile.std_version, o.std_version);
-  take(request.compile.arch, o.arch);
-  take(request.compile.compiler, o.compiler);
-  append(request.compile.defines, o.more_defines);
-  append(request.compile.include_dirs, o.more_include_dirs);
-  append(request.compile.extra, o.more_options);
-  if (!o.base_dir.empty())
-    request.base_dir = o.base_dir;
 }
 
 } // namespace gpurun

@@ -23,9 +23,6 @@ namespace gpurun {
 void check_known_keys(const nlohmann::json& object, const std::string& name,
                       const std::string& where, std::span<const std::string_view> known);
 
-/// The run-spec keys (docs/spec.md).
-[[nodiscard]] std::span<const std::string_view> run_spec_keys();
-
 /// The same from an already parsed document; `name` is used in messages and relative paths
 /// resolve against `dir`.
 [[nodiscard]] RunRequest spec_from_json(const nlohmann::json& doc, const std::string& name,
@@ -42,38 +39,5 @@ void check_known_keys(const nlohmann::json& object, const std::string& name,
 
 /// A tolerance as given (--rtol, --atol): NaN or negative is an Error(usage) naming `field`.
 [[nodiscard]] double tolerance(double value, std::string_view field);
-
-/// What the command line says about a run, field by field: an empty optional was not given.
-/// Flags override a JSON spec through this type, so a misspelt field does not compile.
-struct RunOverrides {
-  std::optional<std::filesystem::path> source;
-  std::optional<std::string> kernel;
-  std::optional<Dim3> grid;
-  std::optional<Dim3> block;
-  std::optional<std::size_t> shared_bytes;
-  std::optional<std::vector<std::string>> args;    ///< replace the spec's
-  std::optional<std::vector<std::string>> globals; ///< replace the spec's
-  std::optional<std::vector<std::string>> expects; ///< replace the spec's
-  std::optional<double> rtol;
-  std::optional<double> atol;
-  std::optional<std::string> print;
-  std::optional<std::filesystem::path> save_dir;
-  std::optional<int> repeat;
-  std::optional<double> timeout_s;
-  std::optional<std::string> backend;
-  std::optional<int> device;
-  std::optional<std::string> std_version;
-  std::optional<std::string> arch;
-  std::optional<std::string> compiler;
-  std::vector<std::string> more_defines;      ///< appended to the spec's
-  std::vector<std::string> more_include_dirs; ///< appended to the spec's
-  std::vector<std::string> more_options;      ///< appended to the spec's
-  /// Where command-line @paths resolve (the working directory); paths from the file are
-  /// already absolute.
-  std::filesystem::path base_dir;
-};
-
-/// Applies every given override to `request` (a spec's, or a default RunRequest).
-void apply_overrides(RunRequest& request, const RunOverrides& overrides);
 
 } // namespace gpurun

@@ -13,7 +13,7 @@
 namespace gpurun {
 
 struct TargetRequest {
-  std::string backend = "auto";     ///< --backend: auto, cuda, hip, opencl, metal, cpu
+  std::string backend = "auto";     ///< --backend: auto, cuda, hip, cpu
   int device = 0;                   ///< --device
   std::optional<Language> language; ///< the source's language, when there is a source
 };

@@ -13,14 +13,14 @@
 //
 // Integers are decimal or 0x hex; values are signed 64-bit; comparisons and logic give 0 or 1, and
 // a row matches when the expression is not 0. Division or remainder by 0 gives 0 (a filter must
-// not abort a listing half-way). Parsed by base/expression, which limits nesting and length.
+// not abort a listing half-way). Parsed by base/expression_parser, which limits nesting and length.
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "base/expression.hpp"
+#include "base/expression_parser.hpp"
 
 namespace gpurun {
 

@@ -13,7 +13,7 @@
 #include "backends/compilers/compat_headers.hpp"
 #include "backends/compilers/compiler_io.hpp"
 #include "backends/compilers/device_headers.hpp"
-#include "backends/kit/subprocess.hpp"
+#include "base/subprocess.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <regex>
 
-#include "backends/kit/subprocess.hpp"
+#include "base/subprocess.hpp"
 
 namespace gpurun::clang_cuda {
 namespace {

@@ -10,7 +10,7 @@
 #include "backends/compilers/nvcc_locate.hpp"
 #include "backends/kit/cubin_params.hpp"
 #include "backends/kit/cuda_arch.hpp"
-#include "backends/kit/subprocess.hpp"
+#include "base/subprocess.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <regex>
 
-#include "backends/kit/subprocess.hpp"
+#include "base/subprocess.hpp"
 
 namespace gpurun::nvcc {
 namespace {

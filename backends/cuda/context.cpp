@@ -13,7 +13,7 @@
 #include "backends/cuda/device_assert.hpp"
 #include "backends/cuda/error.hpp"
 #include "backends/cuda/module.hpp"
-#include "backends/cuda/target.hpp"
+#include "backends/cuda/device_arch.hpp"
 #include "backends/cuda/timer.hpp"
 #include "backends/kit/cuda_arch.hpp"
 

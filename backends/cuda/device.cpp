@@ -1,7 +1,6 @@
 #include "backends/cuda/device.hpp"
 
 #include <array>
-#include <charconv>
 #include <string>
 
 #include "backends/cuda/clock_monitor.hpp"
@@ -78,24 +77,19 @@ CudaDevice::CudaDevice(const DriverApi& api, CUdevice device)
     : m_api(api), m_device(device), m_properties(query_properties(api, device)) {}
 
 std::unique_ptr<Context> CudaDevice::create_context(const ContextOptions& options) {
-  // memcheck / racecheck / initcheck / synccheck / stats / cpu_threads are CPU-backend options;
-  // compute-sanitizer is the GPU's tool.
+  // The checks, stats and host threads of DeviceSettings are the CPU backend's; on the GPU,
+  // compute-sanitizer checks.
   auto state = std::make_shared<ContextState>(m_api, m_device);
   state->device_output = options.device_output;
   // Takes effect for the primary context's later launches (the driver refuses it once a launch
   // that uses printf has run in this process).
-  if (options.printf_buffer)
+  const DeviceSettings& settings = options.settings;
+  if (settings.printf_buffer)
     GPURUN_CU_CHECK("cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE)",
-                    m_api.ctx_set_limit(CU_LIMIT_PRINTF_FIFO_SIZE, *options.printf_buffer));
-  // --heap-size: the device heap of in-kernel malloc (the CPU backend reads the same setting).
-  if (const std::string* heap = options.find("heap_size")) {
-    std::size_t bytes = 0;
-    const auto [end, ec] = std::from_chars(heap->data(), heap->data() + heap->size(), bytes);
-    if (ec != std::errc{} || end != heap->data() + heap->size())
-      throw usage_error(fmt::format("--heap-size {}: expected a number of bytes", *heap));
+                    m_api.ctx_set_limit(CU_LIMIT_PRINTF_FIFO_SIZE, *settings.printf_buffer));
+  if (settings.heap_bytes)
     GPURUN_CU_CHECK("cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)",
-                    m_api.ctx_set_limit(CU_LIMIT_MALLOC_HEAP_SIZE, bytes));
-  }
+                    m_api.ctx_set_limit(CU_LIMIT_MALLOC_HEAP_SIZE, *settings.heap_bytes));
   return std::make_unique<CudaContext>(std::move(state), m_properties);
 }
 

@@ -5,7 +5,7 @@
 //
 // The runtime is libamdhip64.so.N. hipRTC lives inside libamdhip64 up to ROCm 5 and in its own
 // libhiprtc.so.N from ROCm 6 on; both places are probed, libhiprtc first.
-#include "backends/hip/hip_headers.hpp"
+#include "backends/hip/rocm_types.hpp"
 
 #include <cstddef>
 #include <string>

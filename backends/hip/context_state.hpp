@@ -1,7 +1,7 @@
 #pragma once
 // What a HIP context's buffers, modules and timers share with it: the device and the stream they
 // were made on. Each holds a shared_ptr, so the stream outlives the last of them.
-#include "backends/hip/hip_headers.hpp"
+#include "backends/hip/rocm_types.hpp"
 
 #include <optional>
 #include <string>

@@ -59,13 +59,16 @@ HipDevice::HipDevice(const RuntimeApi& api, int device)
 std::unique_ptr<Context> HipDevice::create_context(const ContextOptions& options) {
   auto state = std::make_shared<ContextState>(m_api, m_device);
   state->device_output = options.device_output;
-  if (options.printf_buffer) {
-    if (m_api.device_set_limit == nullptr)
-      throw unavailable_error("--printf-buffer: this HIP runtime has no hipDeviceSetLimit (ROCm "
-                              "5.3 and later have)");
+  const DeviceSettings& settings = options.settings;
+  if ((settings.printf_buffer || settings.heap_bytes) && m_api.device_set_limit == nullptr)
+    throw unavailable_error("the device printf buffer and heap sizes: this HIP runtime has no "
+                            "hipDeviceSetLimit (ROCm 5.3 and later have)");
+  if (settings.printf_buffer)
     GPURUN_HIP_CHECK("hipDeviceSetLimit(hipLimitPrintfFifoSize)",
-                     m_api.device_set_limit(hipLimitPrintfFifoSize, *options.printf_buffer));
-  }
+                     m_api.device_set_limit(hipLimitPrintfFifoSize, *settings.printf_buffer));
+  if (settings.heap_bytes)
+    GPURUN_HIP_CHECK("hipDeviceSetLimit(hipLimitMallocHeapSize)",
+                     m_api.device_set_limit(hipLimitMallocHeapSize, *settings.heap_bytes));
   return std::make_unique<HipContext>(std::move(state), m_properties, m_target);
 }
 

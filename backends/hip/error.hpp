@@ -1,7 +1,7 @@
 #pragma once
 // hipError_t → gpurun errors, as backends/cuda/error.hpp does for CUresult: the message is built
 // only when a call fails, and the BackendError keeps the native code, the call and file:line.
-#include "backends/hip/hip_headers.hpp"
+#include "backends/hip/rocm_types.hpp"
 
 #include <fmt/format.h>
 #include <string>

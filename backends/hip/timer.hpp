@@ -1,5 +1,5 @@
 #pragma once
-#include "backends/hip/hip_headers.hpp"
+#include "backends/hip/rocm_types.hpp"
 
 #include <memory>
 

@@ -33,10 +33,13 @@ struct Setup {
   // check: 0 none, 1 memcheck, 2 racecheck, 3 initcheck, 4 synccheck.
   Setup(const std::string& ptx_file, int threads, std::int64_t check) {
     gpurun::ContextOptions options;
-    options.set("threads", std::to_string(threads)).set("stats", "1");
-    static const char* const names[] = {"", "memcheck", "racecheck", "initcheck", "synccheck"};
+    options.settings.host_threads = threads;
+    options.settings.stats = true;
+    using S = gpurun::DeviceSettings;
+    static bool S::* const checks[] = {nullptr, &S::memcheck, &S::racecheck, &S::initcheck,
+                                       &S::synccheck};
     if (check > 0 && check < 5)
-      options.set(names[check], "1");
+      options.settings.*checks[check] = true;
     context = backend->devices()[0]->create_context(options);
     gpurun::KernelSource src{fixture(ptx_file), ptx_file, gpurun::Language::ptx};
     module = context->load(context->compile(src, {}));

@@ -1,9 +1,9 @@
 // The CPU backend's special-function unit against results recorded on an H200 (tests/data/sfu,
-// made by scripts/approx/samples.py from measure.sh's and edges.sh's captures): each `.approx`
+// made by tools/approx/samples.py from measure.sh's and edges.sh's captures): each `.approx`
 // instruction the emulator reproduces, run by the real binary in a PTX kernel over every 16th of
 // the sparse inputs, 256 inputs of each binade the tables come from, and the edge cases (zeros, subnormals, the normal range's ends, infinities,
 // NaN payloads, huge arguments), must give the GPU's bits. The full check, every input on a GPU,
-// is scripts/approx/verify.sh (docs/sfu.md).
+// is tools/approx/verify.sh (docs/sfu.md).
 #include <gtest/gtest.h>
 
 #include <cstring>

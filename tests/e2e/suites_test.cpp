@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 #include "bench/axes.hpp"
 #include "support/test_support.hpp"
 

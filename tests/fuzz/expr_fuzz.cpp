@@ -1,5 +1,5 @@
-// The expression parser (base/expression) through each of its languages: integer expressions of
-// sizes and scalars (base/expr), float values, integers for an element type, and `--where`
+// The expression parser (base/expression_parser) through each of its languages: integer expressions of
+// sizes and scalars (base/arithmetic), float values, integers for an element type, and `--where`
 // filters over thread tables (threads/thread_filter), parsed and evaluated on one row.
 #include <array>
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/error.hpp"
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 #include "threads/thread_filter.hpp"
 

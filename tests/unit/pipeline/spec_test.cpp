@@ -236,49 +236,5 @@ TEST(Spec, CompilerChoice) {
             "'compile.compiler' must be a string, not an integer");
 }
 
-TEST(Spec, FlagsOverrideTheFile) {
-  RunRequest file = read_spec(write_spec(R"json({
-    "source": "k.cu", "kernel": "a", "grid": [2], "block": [32], "args": ["1", "2"],
-    "compile": {"defines": ["A"], "arch": "sm_80"}, "rtol": 0.1, "print": "all"})json"));
-  const fs::path spec_dir = file.base_dir;
-  RunOverrides flags;
-  flags.kernel = "b";
-  flags.block = Dim3{64, 1, 1};
-  flags.args = std::vector<std::string>{"3"};
-  flags.more_defines = {"B"};
-  flags.arch = "sm_90";
-  flags.compiler = "clang";
-  flags.rtol = 0.5;
-  flags.base_dir = "/work/cwd";
-  apply_overrides(file, flags);
-  EXPECT_EQ(file.kernel, "b");
-  EXPECT_EQ(file.grid, (Dim3{2, 1, 1}));
-  EXPECT_EQ(file.block, (Dim3{64, 1, 1}));
-  EXPECT_EQ(file.args, std::vector<std::string>{"3"});
-  EXPECT_EQ(file.compile.defines, (std::vector<std::string>{"A", "B"}));
-  EXPECT_EQ(file.compile.arch, "sm_90");
-  EXPECT_EQ(file.compile.compiler, "clang");
-  EXPECT_DOUBLE_EQ(file.rtol, 0.5);
-  EXPECT_EQ(file.print, "all");
-  EXPECT_EQ(file.source, spec_dir / "k.cu");
-  EXPECT_EQ(file.base_dir, fs::path("/work/cwd"));
-}
-
-TEST(Spec, OverridesLeaveWhatWasNotGiven) {
-  RunRequest file = read_spec(write_spec(R"json({
-    "source": "k.cu", "kernel": "a", "grid": [2], "block": [32], "args": ["1"],
-    "compile": {"defines": ["A"], "std": "c++17"}, "repeat": 3, "print": "all"})json"));
-  const RunRequest before = file;
-  apply_overrides(file, RunOverrides{});
-  EXPECT_EQ(file.kernel, before.kernel);
-  EXPECT_EQ(file.grid, before.grid);
-  EXPECT_EQ(file.args, before.args);
-  EXPECT_EQ(file.compile.defines, before.compile.defines);
-  EXPECT_EQ(file.compile.std_version, "c++17");
-  EXPECT_EQ(file.repeat, 3);
-  EXPECT_EQ(file.print, "all");
-  EXPECT_EQ(file.base_dir, before.base_dir);
-}
-
 } // namespace
 } // namespace gpurun

@@ -36,7 +36,7 @@ template <class F> [[nodiscard, gnu::always_inline]] inline F finish(F r, FpMode
 }
 
 /// An f64 result that is NaN, as the GPU makes it (measured on an H200 by
-/// scripts/approx/nan_payloads.cu): a NaN operand passes through, quieted — the first NaN of
+/// tools/approx/nan_payloads.cu): a NaN operand passes through, quieted — the first NaN of
 /// `order` — and the canonical NaN is made only when no operand is one. f32 and 16-bit results
 /// are always canonical.
 template <class F>

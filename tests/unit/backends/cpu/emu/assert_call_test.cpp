@@ -130,7 +130,7 @@ struct Output {
 
 ContextOptions sink_into(Output& out) {
   ContextOptions options;
-  options.set("threads", "1");
+  options.settings.host_threads = 1;
   options.device_output = [&out](std::string_view part) {
     out.text.append(part);
     ++out.calls;
@@ -210,7 +210,7 @@ TEST(AssertCall, WideCharactersAndNoFunctionName) {
 
 TEST(AssertCall, WithoutASinkStandardOutputGetsNothing) {
   ContextOptions options;
-  options.set("threads", "1");
+  options.settings.host_threads = 1;
   EmuHarness h(k_module, Language::ptx, options);
   testing::internal::CaptureStdout();
   const Launch launch = run(h, "narrow", 0, 1);

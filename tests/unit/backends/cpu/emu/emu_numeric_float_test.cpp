@@ -229,7 +229,7 @@ TEST(NumericFloat, MinMaxNanAndSignedZero) {
 
 TEST(NumericFloat, AbsNegCopysignAreBitOperations) {
   EXPECT_EQ(bits_of(nm::fabs(-0.0f)), 0u);
-  // abs.f32 and neg.f32 of a NaN make the canonical NaN on the GPU (scripts/approx/nan_payloads.cu).
+  // abs.f32 and neg.f32 of a NaN make the canonical NaN on the GPU (tools/approx/nan_payloads.cu).
   EXPECT_EQ(bits_of(fneg(f32_from_bits(0x7fc01234u))), 0x7fffffffu);
   EXPECT_EQ(bits_of(nm::fabs(f32_from_bits(0xffc01234u))), 0x7fffffffu);
   EXPECT_EQ(bits_of(nm::fabs(f32_from_bits(0x80000007u), true)), 0u);
@@ -241,7 +241,7 @@ TEST(NumericFloat, AbsNegCopysignAreBitOperations) {
 }
 
 // f64 arithmetic passes a NaN operand through, quieted: the second source first for add, sub, mul,
-// fma and min/max, the first for div (measured on an H200: scripts/approx/nan_payloads.cu).
+// fma and min/max, the first for div (measured on an H200: tools/approx/nan_payloads.cu).
 TEST(NumericFloat, F64NanPayloadsPassThrough) {
   const double qa = f64_from_bits(0x7ff8123456789abcull), sb = f64_from_bits(0xfff0123456789abcull);
   const double one = 1.0;
@@ -333,7 +333,7 @@ TEST(NumericFloat, ApproxSpecialValues) {
   EXPECT_EQ(rsqrt_approx(16.0), 0.25);
 }
 
-// Results the H200 gives (scripts/approx; every input of both instructions checked there).
+// Results the H200 gives (tools/approx; every input of both instructions checked there).
 TEST(NumericFloat, Lg2AndTanhAsTheGpu) {
   EXPECT_EQ(lg2_approx(0x1p100f, true), 100.0f);
   // Below 1/2 the fraction is complemented: log2(1/4) is the largest f32 below -2.

@@ -20,7 +20,8 @@ std::string fixture(const std::string& name) {
 
 ContextOptions two_workers() {
   ContextOptions o;
-  o.set("threads", "2").set("memcheck", "1");
+  o.settings.host_threads = 2;
+  o.settings.memcheck = true;
   return o;
 }
 

@@ -23,9 +23,8 @@ std::string slurp(const std::filesystem::path& p) {
 
 ContextOptions threads(int n, bool memcheck = false) {
   ContextOptions o;
-  o.set("threads", std::to_string(n));
-  if (memcheck)
-    o.set("memcheck", "1");
+  o.settings.host_threads = n;
+  o.settings.memcheck = memcheck;
   return o;
 }
 
@@ -283,7 +282,7 @@ extern "C" __global__ void hits(unsigned* per_block) {
   for (const int workers : {1, 2, 3, 5}) {
     for (const Dim3 grid : {Dim3{37, 5, 3}, Dim3{2, 1, 1}, Dim3{1000, 1, 1}}) {
       ContextOptions o = threads(workers);
-      o.set("stats", "1");
+      o.settings.stats = true;
       EmuHarness h(src, Language::cuda, o);
       const std::size_t blocks = grid.volume();
       Buffer& per_block = h.buffer(std::vector<unsigned>(blocks, 0));
@@ -303,7 +302,7 @@ extern "C" __global__ void hits(unsigned* per_block) {
 TEST(Kernels, StatsCountInstructions) {
   const auto test_start = std::chrono::steady_clock::now();
   ContextOptions o = threads(1);
-  o.set("stats", "1");
+  o.settings.stats = true;
   EmuHarness h(slurp(source_dir() / "kernels/examples/scalar_add.cu"), Language::cuda, o);
   Buffer& buf = h.buffer(std::vector<float>(64, 0.0f));
   h.run("scalar_add", Dim3{2, 1, 1}, Dim3{32, 1, 1}, buf, 64, 1.0f);

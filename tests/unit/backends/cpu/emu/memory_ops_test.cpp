@@ -127,7 +127,7 @@ TEST(MemoryOps, MisalignedAccessIsReportedUnderMemcheck) {
 }
 )";
   ContextOptions o;
-  o.set("memcheck", "1");
+  o.settings.memcheck = true;
   EmuHarness h(ptx, Language::ptx, o);
   Buffer& out = h.buffer(std::vector<std::uint32_t>(4, 0));
   try {

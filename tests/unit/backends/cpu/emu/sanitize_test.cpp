@@ -9,9 +9,10 @@
 namespace gpurun::test {
 namespace {
 
-ContextOptions with(const char* setting) {
+ContextOptions with(bool DeviceSettings::*check) {
   ContextOptions options;
-  options.set(setting, "1").set("threads", "1");
+  options.settings.*check = true;
+  options.settings.host_threads = 1;
   return options;
 }
 
@@ -36,7 +37,7 @@ extern "C" __global__ void exchange(int* out, int sync) {
 )";
 
 TEST(Racecheck, LanesOfOneWarpNeedASyncwarp) {
-  EmuHarness h(kExchange, Language::cuda, with("racecheck"));
+  EmuHarness h(kExchange, Language::cuda, with(&DeviceSettings::racecheck));
   Buffer& out = h.buffer(std::vector<int>(32));
   h.launch("exchange", {1, 1, 1}, {32, 1, 1}, 0, out, 0);
   const std::string what = error_of(h);
@@ -61,7 +62,7 @@ extern "C" __global__ void rotate(int* out, int sync) {
 )";
 
 TEST(Racecheck, WarpsNeedABarrier) {
-  EmuHarness h(kAcrossWarps, Language::cuda, with("racecheck"));
+  EmuHarness h(kAcrossWarps, Language::cuda, with(&DeviceSettings::racecheck));
   Buffer& out = h.buffer(std::vector<int>(128));
   h.launch("rotate", {2, 1, 1}, {128, 1, 1}, 0, out, 0);
   const std::string what = error_of(h);
@@ -90,7 +91,7 @@ extern "C" __global__ void flag(int* out, int value) {
 )";
 
 TEST(Racecheck, SameValueWritesAreWarningsDifferentValuesErrors) {
-  EmuHarness h(kSameValue, Language::cuda, with("racecheck"));
+  EmuHarness h(kSameValue, Language::cuda, with(&DeviceSettings::racecheck));
   Buffer& out = h.buffer(std::vector<int>(128));
   h.launch("flag", {1, 1, 1}, {128, 1, 1}, 0, out, 1);
   EXPECT_EQ(error_of(h), "");
@@ -110,7 +111,7 @@ extern "C" __global__ void copy(const int* in, int* out) {
 )";
 
 TEST(Initcheck, ABufferNobodyWroteIsUninitialized) {
-  EmuHarness h(kCopy, Language::cuda, with("initcheck"));
+  EmuHarness h(kCopy, Language::cuda, with(&DeviceSettings::initcheck));
   auto in = h.context().allocate(32 * sizeof(int));
   h.context().name_buffer(*in, "in");
   Buffer& out = h.buffer(std::vector<int>(32));
@@ -136,7 +137,7 @@ extern "C" __global__ void produce_consume(int* data, int n) {
 )";
 
 TEST(Initcheck, WhatAKernelWroteIsInitialized) {
-  EmuHarness h(kWriteThenRead, Language::cuda, with("initcheck"));
+  EmuHarness h(kWriteThenRead, Language::cuda, with(&DeviceSettings::initcheck));
   auto data = h.context().allocate(64 * sizeof(int));
   h.launch("produce_consume", {1, 1, 1}, {32, 1, 1}, 0, *data, 32);
   EXPECT_EQ(error_of(h), "");
@@ -155,7 +156,7 @@ extern "C" __global__ void masked(int* out, unsigned mask) {
 )";
 
 TEST(Synccheck, AMaskNamingLanesThePartialWarpLacks) {
-  EmuHarness h(kSyncwarpMask, Language::cuda, with("synccheck"));
+  EmuHarness h(kSyncwarpMask, Language::cuda, with(&DeviceSettings::synccheck));
   Buffer& out = h.buffer(std::vector<int>(16));
   h.launch("masked", {1, 1, 1}, {16, 1, 1}, 0, out, 0xffffffffu);
   const std::string what = error_of(h);
@@ -182,14 +183,14 @@ extern "C" __global__ void half_shuffle(int* out, int exit_early) {
 TEST(Synccheck, MembersThatExitBeforeACollectiveAreAFinding) {
   for (int exit_early : {0, 1}) {
     SCOPED_TRACE(exit_early);
-    EmuHarness plain(kHalfShuffle, Language::cuda, with("memcheck"));
+    EmuHarness plain(kHalfShuffle, Language::cuda, with(&DeviceSettings::memcheck));
     Buffer& out0 = plain.buffer(std::vector<int>(32));
     plain.launch("half_shuffle", {1, 1, 1}, {32, 1, 1}, 0, out0, exit_early);
     const std::string fault = error_of(plain);
     EXPECT_EQ(fault.find("synccheck"), std::string::npos) << fault;
     EXPECT_NE(fault.find("exited"), std::string::npos) << fault;
 
-    EmuHarness h(kHalfShuffle, Language::cuda, with("synccheck"));
+    EmuHarness h(kHalfShuffle, Language::cuda, with(&DeviceSettings::synccheck));
     Buffer& out = h.buffer(std::vector<int>(32, -1));
     h.launch("half_shuffle", {1, 1, 1}, {32, 1, 1}, 0, out, exit_early);
     const std::string what = error_of(h);

@@ -1,5 +1,5 @@
 // The special-function unit's tables: a table that is malformed is refused with its name and what
-// is wrong, and loading the derived tables anew (as scripts/approx/verify does) gives the same
+// is wrong, and loading the derived tables anew (as tools/approx/verify does) gives the same
 // results as the built-in ones.
 #include "backends/cpu/emu/sfu.hpp"
 

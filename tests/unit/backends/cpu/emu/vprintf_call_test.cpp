@@ -23,7 +23,7 @@ extern "C" __global__ void k(int tag) {
 
 ContextOptions sink_into(std::string& text, int& calls, int workers = 1) {
   ContextOptions options;
-  options.set("threads", std::to_string(workers));
+  options.settings.host_threads = workers;
   options.device_output = [&text, &calls](std::string_view part) {
     text.append(part);
     ++calls;

@@ -365,7 +365,7 @@ TEST(WarpOps, ReservedSharedMemoryIsUsableMemoryOfTheBlock) {
 }
 )";
   ContextOptions options;
-  options.set("memcheck", "1");
+  options.settings.memcheck = true;
   EmuHarness h(ptx, Language::ptx, options);
   Buffer& out = h.buffer(std::vector<std::uint32_t>(68, 0));
   h.run("k", Dim3{2, 1, 1}, Dim3{64, 1, 1}, out);

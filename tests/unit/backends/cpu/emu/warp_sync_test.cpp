@@ -12,9 +12,8 @@ namespace {
 
 ContextOptions options(int threads, bool memcheck = false) {
   ContextOptions o;
-  o.set("threads", std::to_string(threads));
-  if (memcheck)
-    o.set("memcheck", "1");
+  o.settings.host_threads = threads;
+  o.settings.memcheck = memcheck;
   return o;
 }
 

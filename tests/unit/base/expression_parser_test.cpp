@@ -1,4 +1,4 @@
-#include "base/expression.hpp"
+#include "base/expression_parser.hpp"
 
 #include <gtest/gtest.h>
 

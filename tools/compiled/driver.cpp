@@ -128,9 +128,8 @@ public:
                  Counting counting)
       : m_case(c) {
     gpurun::ContextOptions options;
-    options.set("threads", "1");
-    if (counting == Counting::on)
-      options.set("stats", "1");
+    options.settings.host_threads = 1;
+    options.settings.stats = counting == Counting::on;
     m_context = backend.devices()[0]->create_context(options);
     gpurun::KernelSource src{read_text(ptx_path), ptx_path, gpurun::Language::ptx};
     m_module = m_context->load(m_context->compile(src, {}));

@@ -4,7 +4,7 @@
 // Integers: decimal, 0x hex, 0b binary literals; + - * / % << >> ** (power), parentheses, unary
 // minus and plus. Precedence from loosest: << >>, then + -, then * / %, then unary minus, then **
 // (right associative, so -2**2 == -4 as in Python). `/` and `%` truncate toward zero as in C. `^`
-// is rejected with a hint to write `**`. Parsed by base/expression, which limits nesting and
+// is rejected with a hint to write `**`. Parsed by base/expression_parser, which limits nesting and
 // length; evaluated here in 128 bits with every overflow an error.
 
 #include <cstddef>
@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "base/dtype.hpp"
-#include "base/expression.hpp"
+#include "base/expression_parser.hpp"
 
 namespace gpurun {
 

@@ -1,4 +1,4 @@
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 
 #include <cmath>
 #include <limits>

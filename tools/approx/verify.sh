@@ -1,8 +1,8 @@
 #!/bin/bash
 # On a machine with an NVIDIA GPU: measure the special-function unit, derive the tables from the
 # measurements and check the emulator's model against the GPU on every input.
-#   scripts/approx/verify.sh OUTDIR [BINDIR]
-# BINDIR holds capture, nan_payloads and verify (scripts/approx/build.sh). OUTDIR gets the packed
+#   tools/approx/verify.sh OUTDIR [BINDIR]
+# BINDIR holds capture, nan_payloads and verify (tools/approx/build.sh). OUTDIR gets the packed
 # captures, sass.txt, nan_payloads.txt, tables.tar (derive.py's tables, to replace
 # backends/cpu/emu/sfu/) and verify.txt (mismatches per instruction).
 set -u

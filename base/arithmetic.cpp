@@ -1,4 +1,4 @@
-#include "base/expr.hpp"
+#include "base/arithmetic.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "base/expression.hpp"
+#include "base/expression_parser.hpp"
 
 namespace gpurun {
 

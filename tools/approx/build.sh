@@ -8,10 +8,10 @@ dir=${1:-build-gpu/approx}
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 cuda=$(dirname "$(dirname "$nvcc")")
 mkdir -p "$dir"
-"$nvcc" -arch=sm_90 -O2 -o "$dir/capture" scripts/approx/capture.cu
-"$nvcc" -arch=sm_90 -O2 -o "$dir/nan_payloads" scripts/approx/nan_payloads.cu
-"$nvcc" -arch=sm_90 -O2 -c -o "$dir/verify_gpu.o" scripts/approx/verify_gpu.cu
-g++ -std=c++20 -O2 -ffp-contract=off -I. -Ibuild/generated scripts/approx/verify.cpp \
+"$nvcc" -arch=sm_90 -O2 -o "$dir/capture" tools/approx/capture.cu
+"$nvcc" -arch=sm_90 -O2 -o "$dir/nan_payloads" tools/approx/nan_payloads.cu
+"$nvcc" -arch=sm_90 -O2 -c -o "$dir/verify_gpu.o" tools/approx/verify_gpu.cu
+g++ -std=c++20 -O2 -ffp-contract=off -I. -Ibuild/generated tools/approx/verify.cpp \
   backends/cpu/emu/sfu.cpp "$dir/verify_gpu.o" -L"$cuda/lib64" -lcudart_static -ldl -lrt \
   -lpthread -o "$dir/verify"
 rm -f "$dir/verify_gpu.o"

@@ -1,4 +1,4 @@
-#include "backends/kit/subprocess.hpp"
+#include "base/subprocess.hpp"
 
 #include <cerrno>
 #include <cstdlib>

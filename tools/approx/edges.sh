@@ -2,7 +2,7 @@
 # The GPU's results of every f32/f64 `.approx` instruction on the edge cases the CPU backend's
 # sampled check keeps (tests/data/sfu): zeros, subnormals, the normal range's ends, infinities,
 # NaN payloads, values around ±1 and huge arguments, each sign.
-#   scripts/approx/edges.sh OUTDIR [BINDIR]   → OUTDIR/edges*.tar (pack.py's format)
+#   tools/approx/edges.sh OUTDIR [BINDIR]   → OUTDIR/edges*.tar (pack.py's format)
 set -eu
 out=$1
 bin=${2:-build-gpu/approx}

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Measure the GPU's special-function results (run on a machine with an NVIDIA GPU):
-#   scripts/approx/measure.sh OUTDIR [BINDIR]
+#   tools/approx/measure.sh OUTDIR [BINDIR]
 # BINDIR holds capture and nan_payloads built from capture.cu and nan_payloads.cu (built with
 # nvcc here when absent). Writes OUTDIR/captures*.tar (pack.py's format), sass.txt (what ptxas
 # makes of each instruction) and nan_payloads.txt; RAW_DIR, when set, keeps the raw captures.

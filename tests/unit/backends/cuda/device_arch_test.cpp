@@ -1,4 +1,4 @@
-#include "backends/cuda/target.hpp"
+#include "backends/cuda/device_arch.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Holds the CPU backend's `.approx` instructions against the GPU: every input of each checked
 // instruction (or every STRIDE-th where noted) evaluated on both, mismatches counted per
 // instruction with the first few shown. Built with the emulator's own numeric code and tables
-// (scripts/approx/verify.sh builds and runs it):
+// (tools/approx/verify.sh builds and runs it):
 //
 //   verify [--tables DIR] [--quick] [OP...]
 //
