@@ -5,12 +5,6 @@
 
 #include "app/command.hpp"
 #include "app/run_options.hpp"
-#include "backends/compilers/cuda_compiler.hpp"
-#include "backends/compilers/ptxas_info.hpp"
-#ifdef GPURUN_HAVE_HIP
-#include "backends/hip/hiprtc.hpp"
-#endif
-#include "backends/kit/amdgpu_code_object.hpp"
 #include "backends/kit/cuda_arch.hpp"
 #include "backends/registry.hpp"
 #include "base/atomic_file.hpp"
@@ -41,44 +35,15 @@ bool is_cuda_source(const KernelSource& source) {
   return source.language == Language::cuda || source.language == Language::hip;
 }
 
-/// Registers, shared, stack and spills per kernel. For CUDA sources compiled by NVRTC ptxas's
-/// own report is used (a cubin for the target, no GPU needed); otherwise the loaded module's
-/// attributes.
-/// An AMD code object's resources, from its own metadata (no GPU needed).
-ResourceReport code_object_resources(const CompileResult& compiled) {
-  kit::AmdgpuCodeObject code;
-  try {
-    code = kit::read_amdgpu_code_object(compiled.binary);
-  } catch (const kit::CodeObjectError& e) {
-    throw Error(ExitCode::compile, fmt::format("the code object for {} cannot be read: {}",
-                                               compiled.target, e.what()));
-  }
-  ResourceReport report;
-  report.code_object = std::move(code.kernels);
-  report.measured_by =
-      fmt::format("code object metadata, {}, {}", code.target, compiled.compiler_version);
-  return report;
-}
-
-ResourceReport find_resources(const KernelSource& source, CompileOptions options,
+/// Registers, shared, stack and spills per kernel: as the backend's compiler reports them for
+/// the target (ptxas, an AMD code object's metadata; no GPU needed), otherwise the loaded
+/// module's attributes.
+ResourceReport find_resources(const KernelSource& source, const CompileOptions& options,
                               const Target& target, Context& context,
                               const CompileResult& compiled) {
-  if (compiled.binary_format == "hsaco")
-    return code_object_resources(compiled);
+  if (auto reported = target.backend->compiled_resources(source, options, compiled))
+    return std::move(*reported);
   ResourceReport report;
-  // NVRTC and nvcc both run ptxas, whose -v lines give the resources; clang's PTX has none.
-  if (is_cuda_source(source) && compilers::choose(options).name != "clang") {
-    const std::string arch =
-        arch::parse_cuda_arch(options.arch) ? arch::real_arch(options.arch) : "sm_90";
-    options.extra.push_back("--ptxas-options=-v");
-    CompileResult cubin = compilers::compile_cuda(source, options, arch);
-    if (!cubin.ok)
-      throw CompileError(fmt::format("{}: compile failed", source.path.string()), cubin.log);
-    report.from_ptxas = true;
-    report.ptxas = parse_ptxas_info(cubin.log);
-    report.measured_by = fmt::format("ptxas for {}, {}", arch, cubin.compiler_version);
-    return report;
-  }
   auto module = context.load(compiled);
   for (const auto& name : module->kernel_names())
     report.loaded.emplace_back(name, module->function(name).attributes());
@@ -93,7 +58,7 @@ CompileOptions options_of(const CompileCommandOptions& o) {
   return options;
 }
 
-[[maybe_unused]] void write_report(const CompileCommandOptions& o, const CompileResult& result,
+void write_report(const CompileCommandOptions& o, const CompileResult& result,
                                    std::optional<ResourceReport> resources) {
   CompileReport report{o.file,
                        o.out,
@@ -116,7 +81,8 @@ CompileOptions options_of(const CompileCommandOptions& o) {
 
 /// `--arch gfx…`: an AMD GPU's code object, compiled by hipRTC for the named target without any
 /// GPU present.
-void run_amd_compile(const CompileCommandOptions& o, const KernelSource& source) {
+void run_amd_compile(const CompileCommandOptions& o, const KernelSource& source,
+                     const BackendRegistry& registry) {
   if (o.given.backend != "auto" && o.given.backend != "hip")
     throw usage_error(fmt::format("--arch {}: an AMD GPU target, which the hip backend compiles "
                                   "(--backend hip or auto), not --backend {}",
@@ -132,37 +98,37 @@ void run_amd_compile(const CompileCommandOptions& o, const KernelSource& source)
   if (!o.given.compile.compiler.empty())
     throw usage_error(fmt::format(
         "--compiler {}: chooses a CUDA compiler; {} is compiled by hipRTC", o.given.compile.compiler, o.given.compile.arch));
-#ifdef GPURUN_HAVE_HIP
-  CompileOptions options = options_of(o);
-  options.arch = o.given.compile.arch;
-  const CompileResult result = hip::compile(source, options, o.given.compile.arch);
+  Backend* hip = registry.find("hip");
+  if (hip == nullptr) {
+    std::string why = "not built into this gpurun";
+    for (const auto& left_out : left_out_backends())
+      if (left_out.name == "hip")
+        why += ": " + left_out.reason;
+    throw unavailable_error(
+        fmt::format("--arch {}: the hip backend is {}", o.given.compile.arch, why));
+  }
+  const CompileOptions options = options_of(o);
+  const CompileResult result = hip->compile_for(source, options, o.given.compile.arch);
   if (!result.ok)
     throw CompileError(fmt::format("{}: compile failed", o.file), result.log);
   if (!result.log.empty())
     std::cerr << result.log;
   std::optional<ResourceReport> resources;
   if (o.resources) {
-    resources = code_object_resources(result);
-    if (resources->code_object.empty())
+    resources = hip->compiled_resources(source, options, result);
+    if (!resources || resources->code_object.empty())
       throw usage_error(fmt::format(
           "{}: no kernel was compiled: the file has no __global__ function, or only templates "
           "(name an instantiation: --kernel 'NAME<TYPE>')",
           o.file));
   }
   write_report(o, result, std::move(resources));
-#else
-  std::string why = "not built into this gpurun";
-  for (const auto& left_out : left_out_backends())
-    if (left_out.name == "hip")
-      why += ": " + left_out.reason;
-  throw unavailable_error(fmt::format("--arch {}: the hip backend is {}", o.given.compile.arch, why));
-#endif
 }
 
 void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   KernelSource source = load_kernel_source(o.file);
   if (o.given.compile.arch.starts_with("gfx")) {
-    run_amd_compile(o, source);
+    run_amd_compile(o, source, env.registry);
     return;
   }
   const Target target = [&] {
@@ -187,9 +153,10 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   // An explicit sm_XX asks for that GPU's binary, which a CUDA compiler makes without any GPU;
   // otherwise the target's backend compiles for its own device.
   const bool explicit_binary = !o.given.compile.arch.empty() && !o.ptx && o.given.compile.arch.starts_with("sm_");
-  CompileResult result = explicit_binary && is_cuda_source(source)
-                             ? compilers::compile_cuda(source, options, options.arch)
-                             : context->compile(source, options);
+  CompileResult result =
+      explicit_binary && is_cuda_source(source) && target.backend->compiles_offline_for(options.arch)
+          ? target.backend->compile_for(source, options, options.arch)
+          : context->compile(source, options);
   if (!result.ok)
     throw CompileError(fmt::format("{}: compile failed", o.file), result.log);
   if (!result.log.empty())

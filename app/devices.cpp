@@ -1,13 +1,10 @@
 // `gpurun devices`: which backends and devices are here; `--check BACKEND` for scripts.
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "app/command.hpp"
-#include "backends/compilers/cuda_compiler.hpp"
-#ifdef GPURUN_HAVE_HIP
-#include "backends/hip/hiprtc.hpp"
-#endif
 #include "backends/registry.hpp"
 #include "base/error.hpp"
 #include "output/color.hpp"
@@ -36,13 +33,24 @@ DevicesReport find_devices(const BackendRegistry& registry) {
   for (const auto& left_out : left_out_backends())
     report.backends.push_back(BackendReport{
         left_out.name, false, "not built into this gpurun: " + left_out.reason, {}, {}});
-  report.compilers = {compilers::nvrtc_info(), compilers::clang_info(), compilers::nvcc_info()};
-  report.chosen = compilers::choose(CompileOptions{});
-#ifdef GPURUN_HAVE_HIP
-  const auto hiprtc = hip::hiprtc_info();
-  report.hip_compiler = compilers::CompilerInfo{
-      "hiprtc", hiprtc.available, hiprtc.version, hiprtc.location, hiprtc.reason, {}, {}};
-#endif
+  // Each compiler once, though two backends compile with it (NVRTC: cuda and cpu); CUDA's are
+  // listed with the choice a .cu compile makes, HIP's own compiler apart.
+  for (const auto& backend : registry.all()) {
+    const auto cuda_choice = backend->chosen_compiler(Language::cuda, CompileOptions{});
+    const bool hip_only = !cuda_choice && backend->chosen_compiler(Language::hip, CompileOptions{});
+    for (CompilerInfo& compiler : backend->compilers()) {
+      if (hip_only) {
+        report.hip_compiler = std::move(compiler);
+        continue;
+      }
+      const bool listed = std::any_of(report.compilers.begin(), report.compilers.end(),
+                                      [&](const auto& c) { return c.name == compiler.name; });
+      if (!listed)
+        report.compilers.push_back(std::move(compiler));
+    }
+    if (report.chosen.name.empty() && cuda_choice)
+      report.chosen = *cuda_choice;
+  }
   return report;
 }
 

@@ -16,7 +16,6 @@
 
 #include "app/command.hpp"
 #include "app/nvcc_spellings.hpp"
-#include "backends/cpu/backend.hpp"
 #include "backends/registry.hpp"
 #include "base/detailed_error.hpp"
 #include "base/error.hpp"
@@ -240,7 +239,13 @@ int run_command(std::vector<std::string> args) {
         command
             ->add_option_function<std::size_t>(
                 "--cpu-devices",
-                [cpu](std::size_t count) { gpurun::set_cpu_device_count(*cpu, count); },
+                [cpu](std::size_t count) {
+                  try {
+                    cpu->set_device_count(count);
+                  } catch (const gpurun::Error& e) {
+                    throw gpurun::Error(e.code(), fmt::format("--cpu-devices {}", e.what()));
+                  }
+                },
                 "The CPU backend shows N virtual devices, each with its own contexts and a share "
                 "of the cores (multi-device tests; default 1)")
             ->type_name("N")

@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// The backend interface: Backend → Device → Context (a stream) → Buffer / Module / Function /
-/// Timer. Every backend (cuda, hip, opencl, metal, cpu) implements these classes; the run pipeline
-/// in pipeline/ speaks only to them. Vendor libraries are opened with dlopen inside the backend.
+/// Timer. Every backend (cuda, hip, cpu) implements these classes; the run pipeline in pipeline/
+/// and the commands in app/ speak only to them (compilers and resources included). Vendor libraries are opened with dlopen inside the backend.
 /// Errors are exceptions (gpurun::Error / BackendError); expected outcomes such as a compile error
 /// are values.
 
@@ -20,7 +20,9 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/kit/amdgpu_code_object.hpp"
 #include "base/dims.hpp"
+#include "base/error.hpp"
 
 namespace gpurun {
 
@@ -362,6 +364,44 @@ public:
   }
 };
 
+/// A compiler a backend compiles with, as found at run time (`gpurun devices`).
+struct CompilerInfo {
+  std::string name; ///< "nvrtc", "clang", "nvcc", "hiprtc"
+  bool available = false;
+  std::string version;  ///< "13.0", "14.0.6", "13.0.88"
+  std::string location; ///< the library or executable that will be used
+  std::string reason;   ///< why it is unavailable
+  /// NVRTC: the libnvrtc-builtins file its compiles use (loaded from beside `location`).
+  std::string builtins;
+  /// The automatic choice: why a compiler it prefers was passed over although it was found
+  /// ("nvrtc unusable: … needs libnvrtc-builtins.so.13.0, which is …"); empty otherwise.
+  std::string passed_over;
+};
+
+/// One kernel as ptxas reports it (`-v`) for one architecture.
+struct PtxasKernelInfo {
+  std::string name; ///< the (lowered) entry name
+  std::string arch; ///< "sm_90"
+  int registers = -1;
+  int barriers = 0;
+  std::size_t shared_bytes = 0; ///< static shared memory (smem)
+  std::size_t stack_frame_bytes = 0;
+  std::size_t spill_store_bytes = 0;
+  std::size_t spill_load_bytes = 0;
+  std::size_t constant_bytes = 0; ///< cmem[0] (parameters and compiler constants)
+};
+
+/// Registers, shared and local memory per kernel: from ptxas (a cubin compiled for the target,
+/// no GPU needed), from an AMD code object's metadata (VGPRs, SGPRs, LDS, scratch; no GPU needed
+/// either) or from a loaded module's function attributes.
+struct ResourceReport {
+  bool from_ptxas = false;
+  std::vector<PtxasKernelInfo> ptxas;                             ///< when from_ptxas
+  std::vector<kit::AmdgpuKernel> code_object;                     ///< an AMD code object
+  std::vector<std::pair<std::string, FunctionAttributes>> loaded; ///< otherwise, per kernel
+  std::string measured_by; ///< "ptxas for sm_90, NVRTC 13.0" or "PTX for sm_90 on cpu:0 …"
+};
+
 /// Result of probing a backend: available, or not with the reason.
 struct ProbeResult {
   bool available = false;
@@ -379,6 +419,42 @@ public:
   [[nodiscard]] virtual std::vector<Device*> devices() = 0;
   /// Languages this backend compiles (CUDA: cuda, ptx; CPU: cuda, hip, ptx).
   [[nodiscard]] virtual std::vector<Language> languages() const = 0;
+
+  /// The compilers this backend's compiles may use, as found now (found or not, with why).
+  [[nodiscard]] virtual std::vector<CompilerInfo> compilers() const { return {}; }
+  /// The compiler a compile of `language` with `options` uses; nullopt where the backend has no
+  /// choice to make (PTX) or no compiler of that language.
+  [[nodiscard]] virtual std::optional<CompilerInfo> chosen_compiler(
+      Language /*language*/, const CompileOptions& /*options*/) const {
+    return std::nullopt;
+  }
+  /// Whether `target` ("sm_90", "gfx90a") names a binary this backend's compilers make without
+  /// a device of it, for compile_for.
+  [[nodiscard]] virtual bool compiles_offline_for(const std::string& /*target*/) const {
+    return false;
+  }
+  /// Compiles for a target named by compiles_offline_for, no device needed. Throws
+  /// Error(unavailable) without a compiler; a compile error comes back in the result.
+  [[nodiscard]] virtual CompileResult compile_for(const KernelSource& /*source*/,
+                                                  const CompileOptions& /*options*/,
+                                                  const std::string& target) {
+    throw usage_error("'" + target + "': the " + name() +
+                      " backend makes no binary for a named target without its device");
+  }
+  /// The resources of the kernels of `compiled` as the compiler reports them for the target,
+  /// without a device (ptxas, an AMD code object's metadata); nullopt when it cannot say (then
+  /// a loaded module's attributes are the answer).
+  [[nodiscard]] virtual std::optional<ResourceReport> compiled_resources(
+      const KernelSource& /*source*/, const CompileOptions& /*options*/,
+      const CompileResult& /*compiled*/) const {
+    return std::nullopt;
+  }
+  /// Makes `count` devices for a backend whose devices are its own making (the CPU backend's
+  /// virtual devices, `--cpu-devices N`), before anything asked for them. Throws Error(usage)
+  /// for a backend that cannot, or a count it does not allow.
+  virtual void set_device_count(std::size_t /*count*/) {
+    throw usage_error("the " + name() + " backend's devices are the machine's");
+  }
 };
 
 } // namespace gpurun

@@ -9,9 +9,6 @@
 #include <vector>
 
 #include "backends/backend.hpp"
-#include "backends/compilers/cuda_compiler.hpp"
-#include "backends/compilers/ptxas_info.hpp"
-#include "backends/kit/amdgpu_code_object.hpp"
 #include "output/thread_rows.hpp"
 #include "threads/thread_capture.hpp"
 #include "threads/thread_table.hpp"
@@ -38,10 +35,10 @@ struct BackendReport {
 /// `gpurun devices`: every backend built in, and the CUDA compilers as found at run time.
 struct DevicesReport {
   std::vector<BackendReport> backends;
-  std::vector<compilers::CompilerInfo> compilers;
-  compilers::CompilerInfo chosen; ///< what a .cu compile uses without --compiler
+  std::vector<CompilerInfo> compilers;
+  CompilerInfo chosen; ///< what a .cu compile uses without --compiler
   /// hipRTC (HIP source for AMD GPUs), where the hip backend is built.
-  std::optional<compilers::CompilerInfo> hip_compiler;
+  std::optional<CompilerInfo> hip_compiler;
 };
 
 /// `gpurun devices --check BACKEND`.
@@ -49,17 +46,6 @@ struct DeviceCheckReport {
   std::string backend;
   bool available = false;
   std::string reason; ///< why not, when not
-};
-
-/// Registers, shared and local memory per kernel: from ptxas's own report (a cubin built for
-/// `arch`, no GPU needed), from an AMD code object's metadata (VGPRs, SGPRs, LDS, scratch; no
-/// GPU needed either) or from a loaded module's function attributes.
-struct ResourceReport {
-  bool from_ptxas = false;
-  std::vector<PtxasKernelInfo> ptxas;                             ///< when from_ptxas
-  std::vector<kit::AmdgpuKernel> code_object;                     ///< an AMD code object
-  std::vector<std::pair<std::string, FunctionAttributes>> loaded; ///< otherwise, per kernel
-  std::string measured_by; ///< "ptxas for sm_90, NVRTC 13.0" or "PTX for sm_90 on cpu:0 …"
 };
 
 /// `gpurun compile`: what was compiled and where it went.

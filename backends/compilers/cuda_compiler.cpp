@@ -10,6 +10,7 @@
 #include "backends/compilers/device_headers.hpp"
 #include "backends/compilers/nvcc.hpp"
 #include "backends/compilers/nvrtc_api.hpp"
+#include "backends/compilers/ptxas_info.hpp"
 #include "backends/compilers/whole_file.hpp"
 #include "backends/kit/cuda_arch.hpp"
 #include "base/detail/sha256.hpp"
@@ -210,6 +211,31 @@ std::string compiler_id(const CompileOptions& options) {
     return detail::sha256_hex(all).substr(0, 12);
   }();
   return fmt::format("{} {} headers {}", chosen.name, chosen.version, headers);
+}
+
+std::vector<CompilerInfo> cuda_compilers() {
+  return {nvrtc_info(), clang_info(), nvcc_info()};
+}
+
+bool is_cuda_target(const std::string& target) {
+  return arch::parse_cuda_arch(target).has_value();
+}
+
+std::optional<ResourceReport> ptxas_resources(const KernelSource& source,
+                                              CompileOptions options) {
+  if (choose(options).name == "clang")
+    return std::nullopt;
+  const std::string arch =
+      arch::parse_cuda_arch(options.arch) ? arch::real_arch(options.arch) : "sm_90";
+  options.extra.push_back("--ptxas-options=-v");
+  CompileResult cubin = compile_cuda(source, options, arch);
+  if (!cubin.ok)
+    throw CompileError(fmt::format("{}: compile failed", source.path.string()), cubin.log);
+  ResourceReport report;
+  report.from_ptxas = true;
+  report.ptxas = parse_ptxas_info(cubin.log);
+  report.measured_by = fmt::format("ptxas for {}, {}", arch, cubin.compiler_version);
+  return report;
 }
 
 } // namespace gpurun::compilers

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/compilers/cuda_compiler.hpp"
 #include "backends/cpu/device.hpp"
 #include "base/error.hpp"
 
@@ -11,7 +12,7 @@ namespace gpurun {
 
 namespace {
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public compilers::CudaCompilingBackend {
 public:
   [[nodiscard]] std::string name() const override { return "cpu"; }
   // The emulator itself is always there; NVRTC is only needed for .cu/.hip and is reported by
@@ -27,6 +28,13 @@ public:
   }
   [[nodiscard]] std::vector<Language> languages() const override {
     return {Language::cuda, Language::hip, Language::ptx};
+  }
+
+  void set_device_count(std::size_t count) override {
+    if (count == 0 || count > k_max_cpu_devices)
+      throw usage_error(
+          fmt::format("{}: the cpu backend makes 1 to {} virtual devices", count, k_max_cpu_devices));
+    make_devices(count);
   }
 
   void make_devices(std::size_t count) {
@@ -45,17 +53,6 @@ private:
 
 std::unique_ptr<Backend> make_cpu_backend() {
   return std::make_unique<CpuBackend>();
-}
-
-void set_cpu_device_count(Backend& backend, std::size_t count) {
-  auto* cpu = dynamic_cast<CpuBackend*>(&backend);
-  if (cpu == nullptr)
-    throw usage_error(
-        fmt::format("--cpu-devices: the '{}' backend is not the cpu backend", backend.name()));
-  if (count == 0 || count > k_max_cpu_devices)
-    throw usage_error(fmt::format("--cpu-devices {}: must be a whole number from 1 to {}", count,
-                                  k_max_cpu_devices));
-  cpu->make_devices(count);
 }
 
 } // namespace gpurun

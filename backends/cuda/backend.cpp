@@ -3,6 +3,7 @@
 
 #include <mutex>
 
+#include "backends/compilers/cuda_compiler.hpp"
 #include "backends/cuda/api.hpp"
 #include "backends/cuda/device.hpp"
 #include "backends/cuda/error.hpp"
@@ -10,7 +11,7 @@
 namespace gpurun {
 namespace {
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public compilers::CudaCompilingBackend {
 public:
   [[nodiscard]] std::string name() const override { return "cuda"; }
 

@@ -2,9 +2,12 @@
 
 #include <mutex>
 
+#include <fmt/format.h>
+
 #include "backends/hip/api.hpp"
 #include "backends/hip/device.hpp"
 #include "backends/hip/error.hpp"
+#include "backends/hip/hiprtc.hpp"
 #include "base/process_clock.hpp"
 
 namespace gpurun {
@@ -37,7 +40,50 @@ public:
 
   [[nodiscard]] std::vector<Language> languages() const override { return {Language::hip}; }
 
+  [[nodiscard]] std::vector<CompilerInfo> compilers() const override { return {hiprtc()}; }
+  [[nodiscard]] std::optional<CompilerInfo> chosen_compiler(
+      Language language, const CompileOptions& /*options*/) const override {
+    if (language != Language::hip)
+      return std::nullopt;
+    return hiprtc();
+  }
+  // An AMD GPU's code object, compiled by hipRTC for a named gfx target without any GPU.
+  [[nodiscard]] bool compiles_offline_for(const std::string& target) const override {
+    return target.starts_with("gfx");
+  }
+  [[nodiscard]] CompileResult compile_for(const KernelSource& source,
+                                          const CompileOptions& options,
+                                          const std::string& target) override {
+    CompileOptions for_target = options;
+    for_target.arch = target;
+    return hip::compile(source, for_target, target);
+  }
+  // A code object says its kernels' registers, LDS and scratch in its own metadata.
+  [[nodiscard]] std::optional<ResourceReport> compiled_resources(
+      const KernelSource& /*source*/, const CompileOptions& /*options*/,
+      const CompileResult& compiled) const override {
+    if (compiled.binary_format != "hsaco")
+      return std::nullopt;
+    kit::AmdgpuCodeObject code;
+    try {
+      code = kit::read_amdgpu_code_object(compiled.binary);
+    } catch (const kit::CodeObjectError& e) {
+      throw Error(ExitCode::compile, fmt::format("the code object for {} cannot be read: {}",
+                                                 compiled.target, e.what()));
+    }
+    ResourceReport report;
+    report.code_object = std::move(code.kernels);
+    report.measured_by =
+        fmt::format("code object metadata, {}, {}", code.target, compiled.compiler_version);
+    return report;
+  }
+
 private:
+  static CompilerInfo hiprtc() {
+    const auto info = hip::hiprtc_info();
+    return CompilerInfo{"hiprtc", info.available, info.version, info.location, info.reason, {}, {}};
+  }
+
   static ProbeResult run_probe() {
     const auto& runtime = hip::runtime();
     trace("hip: runtime library opened");

@@ -195,7 +195,7 @@ public:
       setenv("GPURUN_TEST_FAIL_DEVICE", failure, 1);
     else
       unsetenv("GPURUN_TEST_FAIL_DEVICE");
-    set_cpu_device_count(*m_backend, count);
+    m_backend->set_device_count(count);
     unsetenv("GPURUN_TEST_FAIL_DEVICE");
     const auto devices = m_backend->devices();
     for (std::size_t i = 0; i < devices.size(); ++i)

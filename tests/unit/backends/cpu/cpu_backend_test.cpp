@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "support/test_support.hpp"
 #include "unit/backends/cpu/emu/emu_harness.hpp"
 
@@ -37,6 +39,41 @@ TEST(CpuBackend, DescribesItselfAsAnSm90Emulator) {
   EXPECT_GT(p.total_memory, 0u);
   auto langs = backend->languages();
   EXPECT_EQ(langs.size(), 3u);
+}
+
+// What `gpurun devices` and `gpurun compile` ask through the Backend interface.
+TEST(CpuBackend, AnswersTheCompilerQuestions) {
+  auto backend = make_cpu_backend();
+  std::vector<std::string> names;
+  for (const auto& c : backend->compilers())
+    names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"nvrtc", "clang", "nvcc"}));
+  EXPECT_TRUE(backend->chosen_compiler(Language::cuda, CompileOptions{}).has_value());
+  EXPECT_FALSE(backend->chosen_compiler(Language::ptx, CompileOptions{}).has_value());
+  EXPECT_TRUE(backend->compiles_offline_for("sm_90"));
+  EXPECT_TRUE(backend->compiles_offline_for("compute_80"));
+  EXPECT_FALSE(backend->compiles_offline_for("gfx90a"));
+  EXPECT_FALSE(backend->compiles_offline_for("sm_"));
+  // A PTX source has no compiler report of its resources: the loaded module is the answer.
+  const KernelSource ptx{".version 8.0\n.target sm_90\n.address_size 64\n", "k.ptx",
+                         Language::ptx};
+  EXPECT_FALSE(backend->compiled_resources(ptx, CompileOptions{}, CompileResult{}).has_value());
+}
+
+TEST(CpuBackend, MakesTheDeviceCountItIsAskedFor) {
+  auto backend = make_cpu_backend();
+  backend->set_device_count(3);
+  EXPECT_EQ(backend->devices().size(), 3u);
+  for (const std::size_t bad : {std::size_t{0}, k_max_cpu_devices + 1}) {
+    try {
+      backend->set_device_count(bad);
+      ADD_FAILURE() << bad << " devices were made";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::usage);
+      EXPECT_EQ(std::string(e.what()),
+                fmt::format("{}: the cpu backend makes 1 to 64 virtual devices", bad));
+    }
+  }
 }
 
 TEST(CpuBackend, ScalarAddExampleRunsEndToEnd) {
