@@ -173,6 +173,16 @@ const RunParameter k_parameters[] = {
   throw usage_error(fmt::format("{} '{}': {}", p.flag(), text, what));
 }
 
+// The whole of `text` as a number of type N, else a usage error saying `what` it must be.
+template <class N>
+N number_of(const RunParameter& p, const std::string& text, std::string_view what) {
+  N value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size())
+    bad_flag(p, text, what);
+  return value;
+}
+
 long long checked_count(const RunParameter& p, long long n, const std::string& text) {
   if (n < p.min || (p.max != 0 && n > p.max))
     bad_flag(p, text,
@@ -241,29 +251,15 @@ ParameterValue read_flag_value(const RunParameter& p, const std::vector<std::str
     return compiler_choice(text, std::string(p.flag()));
   case T::dims:
     return parse_dims(text, std::string(p.flag()));
-  case T::count: {
-    long long n = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec != std::errc{} || end != text.data() + text.size())
-      bad_flag(p, text, fmt::format("must be a whole number ≥ {}", p.min));
-    return checked_count(p, n, text);
-  }
+  case T::count:
+    return checked_count(
+        p, number_of<long long>(p, text, fmt::format("must be a whole number ≥ {}", p.min)), text);
   case T::bytes:
     return checked_count(p, eval_int_expr(text, std::string(p.flag())), text);
-  case T::real: {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc{} || end != text.data() + text.size())
-      bad_flag(p, text, "must be a number");
-    return tolerance(v, p.flag());
-  }
-  case T::seconds: {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc{} || end != text.data() + text.size())
-      bad_flag(p, text, "must be a number of seconds");
-    return watchdog_limit(v, p.flag());
-  }
+  case T::real:
+    return tolerance(number_of<double>(p, text, "must be a number"), p.flag());
+  case T::seconds:
+    return watchdog_limit(number_of<double>(p, text, "must be a number of seconds"), p.flag());
   case T::flag:
     return true;
   default:

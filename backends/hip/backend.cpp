@@ -64,13 +64,7 @@ public:
       const CompileResult& compiled) const override {
     if (compiled.binary_format != "hsaco")
       return std::nullopt;
-    kit::AmdgpuCodeObject code;
-    try {
-      code = kit::read_amdgpu_code_object(compiled.binary);
-    } catch (const kit::CodeObjectError& e) {
-      throw Error(ExitCode::compile, fmt::format("the code object for {} cannot be read: {}",
-                                                 compiled.target, e.what()));
-    }
+    kit::AmdgpuCodeObject code = hip::read_code_object(compiled);
     ResourceReport report;
     report.code_object = std::move(code.kernels);
     report.measured_by =

@@ -139,13 +139,7 @@ std::unique_ptr<Module> HipContext::load(const CompileResult& compiled) {
   if (compiled.binary_format != "hsaco")
     throw usage_error(
         fmt::format("the hip backend cannot load a '{}' binary (hsaco)", compiled.binary_format));
-  kit::AmdgpuCodeObject code;
-  try {
-    code = kit::read_amdgpu_code_object(compiled.binary);
-  } catch (const kit::CodeObjectError& e) {
-    throw Error(ExitCode::compile, fmt::format("the code object for {} cannot be read: {}",
-                                               compiled.target, e.what()));
-  }
+  const kit::AmdgpuCodeObject code = read_code_object(compiled);
   m_state->make_current();
   hipModule_t module = nullptr;
   const hipError_t r = m_state->api.module_load_data(&module, compiled.binary.data());

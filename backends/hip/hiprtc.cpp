@@ -193,4 +193,13 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
   return result;
 }
 
+kit::AmdgpuCodeObject read_code_object(const CompileResult& compiled) {
+  try {
+    return kit::read_amdgpu_code_object(compiled.binary);
+  } catch (const kit::CodeObjectError& e) {
+    throw Error(ExitCode::compile, fmt::format("the code object for {} cannot be read: {}",
+                                               compiled.target, e.what()));
+  }
+}
+
 } // namespace gpurun::hip

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/backend.hpp"
+#include "backends/kit/amdgpu_code_object.hpp"
 
 namespace gpurun::hip {
 
@@ -26,6 +27,10 @@ void validate_target(const std::string& target);
 /// The binary's format is "hsaco" (an ELF code object).
 [[nodiscard]] CompileResult compile(const KernelSource& source, const CompileOptions& options,
                                     const std::string& target);
+
+/// The code object a compile made (binary_format "hsaco"); Error(compile) naming the target when
+/// it cannot be read.
+[[nodiscard]] kit::AmdgpuCodeObject read_code_object(const CompileResult& compiled);
 
 /// A hipRTC log with the temporary path comgr compiled the source under replaced by `name`, the
 /// source's name as the user gave it.
