@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include "app/command.hpp"
@@ -174,8 +175,8 @@ void check_outputs(const BenchCommandOptions& o, const std::vector<bench::BenchC
 /// --plot's checks that need only the cases — an unknown or non-numeric --plot-x, no axis to
 /// plot against, more lines than a plot can show — made before any case runs: the plot of the
 /// cases as if each had run (those that cannot run left out, as they will be).
-void check_plot_before_run(const std::vector<bench::BenchCase>& cases,
-                           const BenchCommandOptions& o, PlotMetric metric) {
+void check_plot_before_run(const std::vector<bench::BenchCase>& cases, const BenchCommandOptions& o,
+                           PlotMetric metric) {
   json benchmarks = json::array();
   for (const auto& c : cases) {
     if (c.error)
@@ -277,7 +278,8 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
     }
   RunRequest where;
   GivenFlags where_flags = o.parameters.given();
-  std::erase_if(where_flags.values, [](const auto& given) { return !selects_device(*given.first); });
+  std::erase_if(where_flags.values,
+                [](const auto& given) { return !selects_device(*given.first); });
   apply_flags(where, where_flags);
   const Target target = select_target(env.registry, {where.backend, where.device, language});
   // --devices (and --p2p): devices of the selected backend; --p2p alone takes all of them.
@@ -314,9 +316,9 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
 
   bench::BenchReport report =
       cases.empty() && o.p2p ? bench::device_report(suite.name, cases, target, options)
-      : spread ? bench::run_bench_spread(suite.name, cases, targets, options,
-                                         bench::estimate_costs(cases).costs)
-               : bench::run_bench(suite.name, cases, target, options);
+      : spread               ? bench::run_bench_spread(suite.name, cases, targets, options,
+                                                       bench::estimate_costs(cases).costs)
+                             : bench::run_bench(suite.name, cases, target, options);
   progress.clear();
   if (o.p2p)
     report.p2p = bench::measure_p2p(targets);
@@ -354,11 +356,10 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   if (!o.plot_file.empty())
     write_plot_svg(make_plot(bench_json(report), "--plot", o.plot_x, plot_metric), o.plot_file);
   // A device that failed outranks a skipped case: the suite ran, but not where it was asked to.
-  const bool device_failed =
-      std::any_of(report.devices.begin(), report.devices.end(),
-                  [](const bench::DeviceRecord& d) { return d.failed(); }) ||
-      (report.p2p && !report.p2p->errors.empty());
-  env.exit_code = device_failed         ? static_cast<int>(ExitCode::device)
+  const bool device_failed = std::any_of(report.devices.begin(), report.devices.end(),
+                                         [](const bench::DeviceRecord& d) { return d.failed(); }) ||
+                             (report.p2p && !report.p2p->errors.empty());
+  env.exit_code = device_failed          ? static_cast<int>(ExitCode::device)
                   : report.failed() == 0 ? 0
                                          : static_cast<int>(ExitCode::check_failed);
 }
@@ -371,13 +372,20 @@ void add_bench_command(CLI::App& app, CommandEnv& env) {
   cmd->footer(
       "Examples:\n"
       "  gpurun bench kernels/suites/stream.json\n"
-      "  gpurun bench kernels/suites/stream.json -a 'N[pow2]=[20:26]' --json base.json --plot sweep.svg\n"
-      "  gpurun bench kernels/examples/saxpy.cu -k 'saxpy<float>' -a 'N[pow2]=[16:24]' -g '(N+255)/256' -b 256 -a a=2.0 --arg 'x=f32[N]:rand' --arg 'y=f32[N]:rand' --arg n=N --bytes '3*N*4'\n"
-      "  gpurun bench suite.json --batch --hot --max-noise 1 --json new.json && gpurun compare base.json new.json\n"
-      "  gpurun bench kernels/suites/stream.json --devices all --json all.json   # one worker per GPU\n"
-      "  gpurun bench --p2p --devices 0-3                                       # copy bandwidth matrix\n"
+      "  gpurun bench kernels/suites/stream.json -a 'N[pow2]=[20:26]' --json base.json --plot "
+      "sweep.svg\n"
+      "  gpurun bench kernels/examples/saxpy.cu -k 'saxpy<float>' -a 'N[pow2]=[16:24]' -g "
+      "'(N+255)/256' -b 256 -a a=2.0 --arg 'x=f32[N]:rand' --arg 'y=f32[N]:rand' --arg n=N --bytes "
+      "'3*N*4'\n"
+      "  gpurun bench suite.json --batch --hot --max-noise 1 --json new.json && gpurun compare "
+      "base.json new.json\n"
+      "  gpurun bench kernels/suites/stream.json --devices all --json all.json   # one worker per "
+      "GPU\n"
+      "  gpurun bench --p2p --devices 0-3                                       # copy bandwidth "
+      "matrix\n"
       "\n"
-      "With a kernel file, the case's flags (--grid, --block, --shared, --arg, --global, --expect,\n"
+      "With a kernel file, the case's flags (--grid, --block, --shared, --arg, --global, "
+      "--expect,\n"
       "-D, --bytes, --flops) may use the axes, as a suite's cases do.\n"
       "gpurun help bench has the method (cold L2, stream hold, stopping rules) and the report "
       "fields;\ngpurun help multi-gpu has --devices, --p2p and buffers on other devices.");

@@ -59,7 +59,7 @@ CompileOptions options_of(const CompileCommandOptions& o) {
 }
 
 void write_report(const CompileCommandOptions& o, const CompileResult& result,
-                                   std::optional<ResourceReport> resources) {
+                  std::optional<ResourceReport> resources) {
   CompileReport report{o.file,
                        o.out,
                        result.binary.size(),
@@ -96,8 +96,9 @@ void run_amd_compile(const CompileCommandOptions& o, const KernelSource& source,
                                   "the code object)",
                                   o.given.compile.arch));
   if (!o.given.compile.compiler.empty())
-    throw usage_error(fmt::format(
-        "--compiler {}: chooses a CUDA compiler; {} is compiled by hipRTC", o.given.compile.compiler, o.given.compile.arch));
+    throw usage_error(
+        fmt::format("--compiler {}: chooses a CUDA compiler; {} is compiled by hipRTC",
+                    o.given.compile.compiler, o.given.compile.arch));
   Backend* hip = registry.find("hip");
   if (hip == nullptr) {
     std::string why = "not built into this gpurun";
@@ -152,11 +153,12 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
 
   // An explicit sm_XX asks for that GPU's binary, which a CUDA compiler makes without any GPU;
   // otherwise the target's backend compiles for its own device.
-  const bool explicit_binary = !o.given.compile.arch.empty() && !o.ptx && o.given.compile.arch.starts_with("sm_");
-  CompileResult result =
-      explicit_binary && is_cuda_source(source) && target.backend->compiles_offline_for(options.arch)
-          ? target.backend->compile_for(source, options, options.arch)
-          : context->compile(source, options);
+  const bool explicit_binary =
+      !o.given.compile.arch.empty() && !o.ptx && o.given.compile.arch.starts_with("sm_");
+  CompileResult result = explicit_binary && is_cuda_source(source) &&
+                                 target.backend->compiles_offline_for(options.arch)
+                             ? target.backend->compile_for(source, options, options.arch)
+                             : context->compile(source, options);
   if (!result.ok)
     throw CompileError(fmt::format("{}: compile failed", o.file), result.log);
   if (!result.log.empty())

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
 #include "base/atomic_file.hpp"
@@ -70,12 +71,11 @@ void run_merge(const MergeArgs& args) {
 void add_merge_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand(
       "merge", "Merge the results of a suite's shards (bench --shard, job arrays) into one file");
-  cmd->footer(
-      "Examples:\n"
-      "  gpurun merge all.json shard-*.json\n"
-      "  gpurun merge all.json shard-0.json shard-2.json --allow-partial\n"
-      "\n"
-      "gpurun help cluster has the job-array recipes.");
+  cmd->footer("Examples:\n"
+              "  gpurun merge all.json shard-*.json\n"
+              "  gpurun merge all.json shard-0.json shard-2.json --allow-partial\n"
+              "\n"
+              "gpurun help cluster has the job-array recipes.");
   auto args = std::make_shared<MergeArgs>();
   cmd->add_option("OUT", args->output, "The merged result file to write (gpurun bench JSON)")
       ->required();

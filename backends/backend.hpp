@@ -2,9 +2,9 @@
 /// @file
 /// The backend interface: Backend → Device → Context (a stream) → Buffer / Module / Function /
 /// Timer. Every backend (cuda, hip, cpu) implements these classes; the run pipeline in pipeline/
-/// and the commands in app/ speak only to them (compilers and resources included). Vendor libraries are opened with dlopen inside the backend.
-/// Errors are exceptions (gpurun::Error / BackendError); expected outcomes such as a compile error
-/// are values.
+/// and the commands in app/ speak only to them (compilers and resources included). Vendor libraries
+/// are opened with dlopen inside the backend. Errors are exceptions (gpurun::Error / BackendError);
+/// expected outcomes such as a compile error are values.
 
 #include <algorithm>
 #include <cstddef>
@@ -424,8 +424,8 @@ public:
   [[nodiscard]] virtual std::vector<CompilerInfo> compilers() const { return {}; }
   /// The compiler a compile of `language` with `options` uses; nullopt where the backend has no
   /// choice to make (PTX) or no compiler of that language.
-  [[nodiscard]] virtual std::optional<CompilerInfo> chosen_compiler(
-      Language /*language*/, const CompileOptions& /*options*/) const {
+  [[nodiscard]] virtual std::optional<CompilerInfo>
+  chosen_compiler(Language /*language*/, const CompileOptions& /*options*/) const {
     return std::nullopt;
   }
   /// Whether `target` ("sm_90", "gfx90a") names a binary this backend's compilers make without
@@ -444,9 +444,9 @@ public:
   /// The resources of the kernels of `compiled` as the compiler reports them for the target,
   /// without a device (ptxas, an AMD code object's metadata); nullopt when it cannot say (then
   /// a loaded module's attributes are the answer).
-  [[nodiscard]] virtual std::optional<ResourceReport> compiled_resources(
-      const KernelSource& /*source*/, const CompileOptions& /*options*/,
-      const CompileResult& /*compiled*/) const {
+  [[nodiscard]] virtual std::optional<ResourceReport>
+  compiled_resources(const KernelSource& /*source*/, const CompileOptions& /*options*/,
+                     const CompileResult& /*compiled*/) const {
     return std::nullopt;
   }
   /// Makes `count` devices for a backend whose devices are its own making (the CPU backend's

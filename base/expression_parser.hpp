@@ -1,9 +1,9 @@
 #pragma once
 // The one parser of gpurun's little expression languages: integer expressions in sizes, dims and
-// scalars (base/arithmetic) and `--where` filters over thread tables (threads/thread_filter). A tokenizer
-// and a precedence-climbing parser turn the text into a postfix program; each language enables
-// its operators, evaluates the program with its own arithmetic (checked 128-bit integers for
-// sizes, wrapping 64-bit for filters) and words the errors its own way.
+// scalars (base/arithmetic) and `--where` filters over thread tables (threads/thread_filter). A
+// tokenizer and a precedence-climbing parser turn the text into a postfix program; each language
+// enables its operators, evaluates the program with its own arithmetic (checked 128-bit integers
+// for sizes, wrapping 64-bit for filters) and words the errors its own way.
 //
 // Precedence, loosest first: `||`, `&&`, comparisons (`==` `!=` `<` `<=` `>` `>=`, which do not
 // chain), `<<` `>>`, `+` `-`, `*` `/` `%`, unary `-` `+` `!`, `**` (right associative, so

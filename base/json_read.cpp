@@ -4,6 +4,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
 #include "base/read_file.hpp"

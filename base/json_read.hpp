@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace gpurun {
 

@@ -1,5 +1,7 @@
 #include "base/json_text.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace gpurun {
 
 std::string json_text(const nlohmann::json& document, int indent) {

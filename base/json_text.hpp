@@ -5,7 +5,7 @@
 // as U+FFFD instead.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace gpurun {
 

@@ -6,9 +6,10 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "base/error.hpp"
 #include "base/arithmetic.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::bench {
 namespace {

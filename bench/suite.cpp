@@ -3,11 +3,12 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "base/error.hpp"
 #include "base/arithmetic.hpp"
-#include "base/json_read.hpp"
+#include "base/error.hpp"
 #include "base/format.hpp"
+#include "base/json_read.hpp"
 #include "base/regex.hpp"
 #include "pipeline/spec.hpp"
 
@@ -140,8 +141,8 @@ Suite single_case_suite(const json& case_doc, const std::string& name, const fs:
 }
 
 Suite single_case_suite(const GivenFlags& flags, std::optional<std::string> bytes,
-                         std::optional<std::string> flops, const std::string& name,
-                         const fs::path& dir) {
+                        std::optional<std::string> flops, const std::string& name,
+                        const fs::path& dir) {
   Suite suite = single_case_suite(json::object(), name, dir);
   CaseTemplate& c = suite.cases.front();
   c.flags = flags;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "base/format.hpp"
 #include "output/color.hpp"

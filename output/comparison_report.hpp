@@ -3,7 +3,7 @@
 // terminal and for --md) and as a JSON document.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "bench/compare.hpp"
 

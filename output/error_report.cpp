@@ -1,5 +1,7 @@
 #include "output/error_report.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "output/compile_log.hpp"
 
 #include "base/detailed_error.hpp"

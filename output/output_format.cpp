@@ -1,6 +1,7 @@
 #include "output/output_format.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
 

@@ -9,13 +9,14 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "base/subprocess.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
 #include "base/read_file.hpp"
 #include "base/signal_cleanup.hpp"
+#include "base/subprocess.hpp"
 
 namespace gpurun {
 

@@ -3,7 +3,7 @@
 // JSON document with the same content.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "pipeline/run_request.hpp"
 

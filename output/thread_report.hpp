@@ -3,7 +3,7 @@
 // placement of `threads --run`, as human lines and as JSON.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "base/dims.hpp"
 #include "output/reports.hpp"

@@ -5,6 +5,7 @@
 #include <span>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
 #include "base/json_text.hpp"

@@ -6,7 +6,7 @@
 #include <optional>
 #include <ostream>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "output/output_format.hpp"
 #include "threads/thread_table.hpp"

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "base/error.hpp"
 #include "base/arithmetic.hpp"
+#include "base/error.hpp"
 
 namespace gpurun {
 

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "base/error.hpp"
 #include "base/arithmetic.hpp"
+#include "base/error.hpp"
 #include "base/format.hpp"
 #include "base/npy.hpp"
 #include "pipeline/arg_spec.hpp"

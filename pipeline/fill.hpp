@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/dtype.hpp"
 #include "base/arithmetic.hpp"
+#include "base/dtype.hpp"
 #include "base/host_buffer.hpp"
 
 namespace gpurun {

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "base/error.hpp"
 #include "base/arithmetic.hpp"
+#include "base/error.hpp"
 #include "pipeline/spec.hpp"
 
 namespace gpurun {
@@ -54,8 +54,7 @@ void assign(std::vector<std::string>& field, ParameterValue&& v) {
 }
 
 // The field a chain of member pointers names: field<&RunRequest::compile, &CompileOptions::arch>.
-template <auto First, auto... Rest>
-constexpr auto& field(auto& object) {
+template <auto First, auto... Rest> constexpr auto& field(auto& object) {
   if constexpr (sizeof...(Rest) == 0)
     return object.*First;
   else
@@ -63,12 +62,10 @@ constexpr auto& field(auto& object) {
 }
 
 // The table's store functions: `set` replaces the field, `add` appends to a list.
-template <auto... Members>
-void set(RunRequest& r, ParameterValue&& v) {
+template <auto... Members> void set(RunRequest& r, ParameterValue&& v) {
   assign(field<Members...>(r), std::move(v));
 }
-template <auto... Members>
-void add(RunRequest& r, ParameterValue&& v) {
+template <auto... Members> void add(RunRequest& r, ParameterValue&& v) {
   auto& list = field<Members...>(r);
   auto more = std::get<std::vector<std::string>>(std::move(v));
   list.insert(list.end(), std::make_move_iterator(more.begin()),
@@ -110,8 +107,9 @@ const RunParameter k_parameters[] = {
      0, 0, add<&R::compile, &C::include_dirs>},
     {"std", "compile.std", "--std", "Language standard (c++17, c++20)", T::text, compiling, false,
      0, 0, set<&R::compile, &C::std_version>},
-    {"arch", "compile.arch", "--arch", "Target architecture: sm_90 (a binary), compute_90 (PTX), gfx90a (AMD)", T::text,
-     compiling, false, 0, 0, set<&R::compile, &C::arch>},
+    {"arch", "compile.arch", "--arch",
+     "Target architecture: sm_90 (a binary), compute_90 (PTX), gfx90a (AMD)", T::text, compiling,
+     false, 0, 0, set<&R::compile, &C::arch>},
     {"options", "compile.options", "--opt", "Extra compiler option, passed through", T::texts,
      compiling, false, 0, 0, add<&R::compile, &C::extra>},
     {"compiler", "compile.compiler", "--compiler",

@@ -48,9 +48,8 @@ enum class ParameterType {
 };
 
 /// A parameter's value once read, before it is stored.
-using ParameterValue =
-    std::variant<bool, long long, double, std::optional<double>, std::string,
-                 std::vector<std::string>, Dim3>;
+using ParameterValue = std::variant<bool, long long, double, std::optional<double>, std::string,
+                                    std::vector<std::string>, Dim3>;
 
 struct RunParameter {
   std::string_view name;     ///< the parameter, in messages and tests ("grid", "compile.std")

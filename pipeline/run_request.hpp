@@ -86,9 +86,9 @@ struct Timings {
 };
 
 struct RunOutcome {
-  std::string kernel;       ///< as written ("saxpy<float>")
-  std::string lowered_name; ///< the symbol launched
-  std::string compiler;     ///< what compiled it: "nvrtc 13.0", "clang 14.0.6", "ptx"
+  std::string kernel;         ///< as written ("saxpy<float>")
+  std::string lowered_name;   ///< the symbol launched
+  std::string compiler;       ///< what compiled it: "nvrtc 13.0", "clang 14.0.6", "ptx"
   std::string source_summary; ///< what of a whole file the compiler was not given
   std::string backend;
   int device_index = 0;

@@ -3,10 +3,11 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "base/arithmetic.hpp"
 #include "base/dims.hpp"
 #include "base/error.hpp"
-#include "base/arithmetic.hpp"
 #include "base/json_read.hpp"
 #include "base/json_text.hpp"
 #include "pipeline/run_parameters.hpp"

@@ -38,8 +38,8 @@ Backend& named_backend(const BackendRegistry& registry, const TargetRequest& req
       if (request.backend == known)
         throw unavailable_error(
             fmt::format("--backend {}: not built into this gpurun", request.backend));
-    throw usage_error(fmt::format(
-        "--backend '{}': unknown backend (auto, cuda, hip, cpu)", request.backend));
+    throw usage_error(
+        fmt::format("--backend '{}': unknown backend (auto, cuda, hip, cpu)", request.backend));
   }
   if (!compiles(*backend, request.language))
     throw usage_error(fmt::format("--backend {}: cannot run {} sources (it takes {})",

@@ -13,9 +13,9 @@
 #include "backends/compilers/compat_headers.hpp"
 #include "backends/compilers/compiler_io.hpp"
 #include "backends/compilers/device_headers.hpp"
-#include "base/subprocess.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
+#include "base/subprocess.hpp"
 
 namespace gpurun::clang_cuda {
 

@@ -221,8 +221,7 @@ bool is_cuda_target(const std::string& target) {
   return arch::parse_cuda_arch(target).has_value();
 }
 
-std::optional<ResourceReport> ptxas_resources(const KernelSource& source,
-                                              CompileOptions options) {
+std::optional<ResourceReport> ptxas_resources(const KernelSource& source, CompileOptions options) {
   if (choose(options).name == "clang")
     return std::nullopt;
   const std::string arch =

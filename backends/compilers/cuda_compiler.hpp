@@ -59,8 +59,8 @@ enum class CudaCompiler { automatic, nvrtc, clang, nvcc };
 class CudaCompilingBackend : public Backend {
 public:
   [[nodiscard]] std::vector<CompilerInfo> compilers() const override { return cuda_compilers(); }
-  [[nodiscard]] std::optional<CompilerInfo> chosen_compiler(
-      Language language, const CompileOptions& options) const override {
+  [[nodiscard]] std::optional<CompilerInfo>
+  chosen_compiler(Language language, const CompileOptions& options) const override {
     if (language != Language::cuda && language != Language::hip)
       return std::nullopt;
     return choose(options);
@@ -68,14 +68,13 @@ public:
   [[nodiscard]] bool compiles_offline_for(const std::string& target) const override {
     return is_cuda_target(target);
   }
-  [[nodiscard]] CompileResult compile_for(const KernelSource& source,
-                                          const CompileOptions& options,
+  [[nodiscard]] CompileResult compile_for(const KernelSource& source, const CompileOptions& options,
                                           const std::string& target) override {
     return compile_cuda(source, options, target);
   }
-  [[nodiscard]] std::optional<ResourceReport> compiled_resources(
-      const KernelSource& source, const CompileOptions& options,
-      const CompileResult& /*compiled*/) const override {
+  [[nodiscard]] std::optional<ResourceReport>
+  compiled_resources(const KernelSource& source, const CompileOptions& options,
+                     const CompileResult& /*compiled*/) const override {
     if (source.language != Language::cuda && source.language != Language::hip)
       return std::nullopt;
     return ptxas_resources(source, options);

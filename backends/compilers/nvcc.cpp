@@ -10,9 +10,9 @@
 #include "backends/compilers/nvcc_locate.hpp"
 #include "backends/kit/cubin_params.hpp"
 #include "backends/kit/cuda_arch.hpp"
-#include "base/subprocess.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
+#include "base/subprocess.hpp"
 
 namespace gpurun::nvcc {
 

@@ -32,8 +32,8 @@ public:
 
   void set_device_count(std::size_t count) override {
     if (count == 0 || count > k_max_cpu_devices)
-      throw usage_error(
-          fmt::format("{}: the cpu backend makes 1 to {} virtual devices", count, k_max_cpu_devices));
+      throw usage_error(fmt::format("{}: the cpu backend makes 1 to {} virtual devices", count,
+                                    k_max_cpu_devices));
     make_devices(count);
   }
 

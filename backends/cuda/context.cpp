@@ -10,10 +10,10 @@
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/compilers/nvrtc.hpp"
 #include "backends/cuda/buffer.hpp"
+#include "backends/cuda/device_arch.hpp"
 #include "backends/cuda/device_assert.hpp"
 #include "backends/cuda/error.hpp"
 #include "backends/cuda/module.hpp"
-#include "backends/cuda/device_arch.hpp"
 #include "backends/cuda/timer.hpp"
 #include "backends/kit/cuda_arch.hpp"
 

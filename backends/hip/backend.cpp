@@ -41,8 +41,8 @@ public:
   [[nodiscard]] std::vector<Language> languages() const override { return {Language::hip}; }
 
   [[nodiscard]] std::vector<CompilerInfo> compilers() const override { return {hiprtc()}; }
-  [[nodiscard]] std::optional<CompilerInfo> chosen_compiler(
-      Language language, const CompileOptions& /*options*/) const override {
+  [[nodiscard]] std::optional<CompilerInfo>
+  chosen_compiler(Language language, const CompileOptions& /*options*/) const override {
     if (language != Language::hip)
       return std::nullopt;
     return hiprtc();
@@ -51,17 +51,16 @@ public:
   [[nodiscard]] bool compiles_offline_for(const std::string& target) const override {
     return target.starts_with("gfx");
   }
-  [[nodiscard]] CompileResult compile_for(const KernelSource& source,
-                                          const CompileOptions& options,
+  [[nodiscard]] CompileResult compile_for(const KernelSource& source, const CompileOptions& options,
                                           const std::string& target) override {
     CompileOptions for_target = options;
     for_target.arch = target;
     return hip::compile(source, for_target, target);
   }
   // A code object says its kernels' registers, LDS and scratch in its own metadata.
-  [[nodiscard]] std::optional<ResourceReport> compiled_resources(
-      const KernelSource& /*source*/, const CompileOptions& /*options*/,
-      const CompileResult& compiled) const override {
+  [[nodiscard]] std::optional<ResourceReport>
+  compiled_resources(const KernelSource& /*source*/, const CompileOptions& /*options*/,
+                     const CompileResult& compiled) const override {
     if (compiled.binary_format != "hsaco")
       return std::nullopt;
     kit::AmdgpuCodeObject code = hip::read_code_object(compiled);

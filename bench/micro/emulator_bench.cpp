@@ -36,8 +36,8 @@ struct Setup {
     options.settings.host_threads = threads;
     options.settings.stats = true;
     using S = gpurun::DeviceSettings;
-    static bool S::* const checks[] = {nullptr, &S::memcheck, &S::racecheck, &S::initcheck,
-                                       &S::synccheck};
+    static bool S::*const checks[] = {nullptr, &S::memcheck, &S::racecheck, &S::initcheck,
+                                      &S::synccheck};
     if (check > 0 && check < 5)
       options.settings.*checks[check] = true;
     context = backend->devices()[0]->create_context(options);

@@ -1,9 +1,9 @@
 // The CPU backend's special-function unit against results recorded on an H200 (tests/data/sfu,
 // made by tools/approx/samples.py from measure.sh's and edges.sh's captures): each `.approx`
 // instruction the emulator reproduces, run by the real binary in a PTX kernel over every 16th of
-// the sparse inputs, 256 inputs of each binade the tables come from, and the edge cases (zeros, subnormals, the normal range's ends, infinities,
-// NaN payloads, huge arguments), must give the GPU's bits. The full check, every input on a GPU,
-// is tools/approx/verify.sh (docs/sfu.md).
+// the sparse inputs, 256 inputs of each binade the tables come from, and the edge cases (zeros,
+// subnormals, the normal range's ends, infinities, NaN payloads, huge arguments), must give the
+// GPU's bits. The full check, every input on a GPU, is tools/approx/verify.sh (docs/sfu.md).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -63,7 +63,9 @@ std::string kernel(const Case& c) {
   const char* b = f64 ? "b64" : b16 ? "b16" : "b32";
   // f16 instructions take .f16 registers, bf16 ones .b16; f32/f64 their own.
   const std::string ptx = c.ptx;
-  const char* v = f64 ? "f64" : b16 ? (ptx.find("bf16") != std::string::npos ? "b16" : "f16") : "f32";
+  const char* v = f64   ? "f64"
+                  : b16 ? (ptx.find("bf16") != std::string::npos ? "b16" : "f16")
+                        : "f32";
   std::string body = std::string("  ld.global.") + b + " %x, [%rd4];\n  mov." + b + " %s, %x;\n";
   if (c.kind == Kind::div)
     body += "  ld.global.b32 %x2, [%rd6];\n  mov.b32 %s2, %x2;\n  " + ptx + " %t, %s, %s2;\n";
@@ -82,8 +84,10 @@ std::string kernel(const Case& c) {
          "  setp.ge.u32 %p, %r2, %r1;\n  @%p bra DONE;\n"
          "  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n"
          "  cvta.to.global.u64 %rd7, %rd7;\n" +
-         "  mul.wide.u32 %rd3, %r2, " + w + ";\n  add.u64 %rd4, %rd1, %rd3;\n"
-         "  add.u64 %rd5, %rd2, %rd3;\n  mul.wide.u32 %rd3, %r2, 4;\n  add.u64 %rd6, %rd7, %rd3;\n" +
+         "  mul.wide.u32 %rd3, %r2, " + w +
+         ";\n  add.u64 %rd4, %rd1, %rd3;\n"
+         "  add.u64 %rd5, %rd2, %rd3;\n  mul.wide.u32 %rd3, %r2, 4;\n  add.u64 %rd6, %rd7, "
+         "%rd3;\n" +
          body + "DONE:\n  ret;\n}\n";
 }
 
@@ -104,15 +108,14 @@ void write_column(const std::filesystem::path& path, const std::vector<T>& v, DT
 
 template <class T> void check(const Case& c, DType dt) {
   SCOPED_TRACE(c.name);
-  const HostBuffer table = read_npy(source_dir() / "tests/data/sfu" / (std::string(c.name) + ".npy"));
+  const HostBuffer table =
+      read_npy(source_dir() / "tests/data/sfu" / (std::string(c.name) + ".npy"));
   const bool div = c.kind == Kind::div;
   const std::vector<T> in = column<T>(table, 0);
   const std::vector<T> in2 = div ? column<T>(table, 1) : std::vector<T>(in.size());
   const std::vector<T> gpu = column<T>(table, div ? 2 : 1);
   const auto dir = temp_dir();
-  {
-    std::ofstream(dir / "k.ptx") << kernel(c);
-  }
+  { std::ofstream(dir / "k.ptx") << kernel(c); }
   // Division: the dividend is column 0, the divisor column 1.
   std::vector<std::uint32_t> second(in.size());
   if constexpr (std::is_same_v<T, std::uint32_t>)
@@ -121,11 +124,11 @@ template <class T> void check(const Case& c, DType dt) {
   write_column(dir / "in.npy", in, dt);
   write_column(dir / "in2.npy", second, DType::u32);
   const std::string n = std::to_string(in.size()), type(dtype_name(dt));
-  const auto r = run_gpurun((dir / "k.ptx").string() + " --backend cpu -q --grid " +
-                            std::to_string((in.size() + 255) / 256) + " --block 256 --arg 'in=" +
-                            type + "[" + n + "]:@" + (dir / "in.npy").string() + "' --arg 'in2=u32[" +
-                            n + "]:@" + (dir / "in2.npy").string() + "' --arg 'out=" + type + "[" +
-                            n + "]' --arg n=" + n + " --save " + (dir / "out").string());
+  const auto r = run_gpurun(
+      (dir / "k.ptx").string() + " --backend cpu -q --grid " +
+      std::to_string((in.size() + 255) / 256) + " --block 256 --arg 'in=" + type + "[" + n + "]:@" +
+      (dir / "in.npy").string() + "' --arg 'in2=u32[" + n + "]:@" + (dir / "in2.npy").string() +
+      "' --arg 'out=" + type + "[" + n + "]' --arg n=" + n + " --save " + (dir / "out").string());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const HostBuffer out = read_npy(dir / "out" / "out.npy");
   ASSERT_EQ(out.element_count(), in.size());
@@ -135,8 +138,8 @@ template <class T> void check(const Case& c, DType dt) {
     T got;
     std::memcpy(&got, out.data() + i * sizeof(T), sizeof(T));
     if (got != gpu[i] && mismatches++ < 3)
-      first += " input " + std::to_string(in[i]) + (div ? "/" + std::to_string(in2[i]) : "") + ": gpu " + std::to_string(gpu[i]) +
-               " cpu " + std::to_string(got) + ";";
+      first += " input " + std::to_string(in[i]) + (div ? "/" + std::to_string(in2[i]) : "") +
+               ": gpu " + std::to_string(gpu[i]) + " cpu " + std::to_string(got) + ";";
   }
   EXPECT_EQ(mismatches, 0u) << "of " << in.size() << ":" << first;
 }

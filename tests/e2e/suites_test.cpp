@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "base/error.hpp"
 #include "base/arithmetic.hpp"
+#include "base/error.hpp"
 #include "bench/axes.hpp"
 #include "support/test_support.hpp"
 

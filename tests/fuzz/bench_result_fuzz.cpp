@@ -3,6 +3,7 @@
 // compared with itself; or → the case timings that balance shards. The first byte chooses.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
 #include "base/json_read.hpp"

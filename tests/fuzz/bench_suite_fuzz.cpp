@@ -2,6 +2,7 @@
 // `gpurun bench suite.json` reads and expands it.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
 #include "base/json_read.hpp"

@@ -1,13 +1,13 @@
-// The expression parser (base/expression_parser) through each of its languages: integer expressions of
-// sizes and scalars (base/arithmetic), float values, integers for an element type, and `--where`
+// The expression parser (base/expression_parser) through each of its languages: integer expressions
+// of sizes and scalars (base/arithmetic), float values, integers for an element type, and `--where`
 // filters over thread tables (threads/thread_filter), parsed and evaluated on one row.
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "base/error.hpp"
 #include "base/arithmetic.hpp"
+#include "base/error.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 #include "threads/thread_filter.hpp"
 

@@ -2,6 +2,7 @@
 // separated by a line "---", each a shard's result → one merged report.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>

@@ -3,6 +3,7 @@
 // byte chooses the metric and whether the x axis is "N".
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 

@@ -1,6 +1,7 @@
 // The JSON run spec (pipeline/spec): JSON text → RunRequest, as `gpurun run spec.json` reads it.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
 #include "base/json_read.hpp"

@@ -32,9 +32,15 @@ using Model = std::function<uint64_t(uint32_t x, uint32_t low)>;
 
 namespace {
 
-float f(uint32_t u) { return nm::f32_from_bits(u); }
-uint64_t u(float v) { return nm::bits_of(v); }
-double d(uint32_t hi, uint32_t lo) { return nm::f64_from_bits(uint64_t{hi} << 32 | lo); }
+float f(uint32_t u) {
+  return nm::f32_from_bits(u);
+}
+uint64_t u(float v) {
+  return nm::bits_of(v);
+}
+double d(uint32_t hi, uint32_t lo) {
+  return nm::f64_from_bits(uint64_t{hi} << 32 | lo);
+}
 
 struct Check {
   std::string op;
@@ -65,12 +71,14 @@ std::vector<Check> plan(bool quick) {
   f32("lg2_approx_ftz_f32", all, [](float a) { return nm::lg2_approx(a, true); });
   f32("lg2_approx_f32", all, [](float a) { return nm::lg2_approx(a, false); });
   f32("tanh_approx_f32", all, [](float a) { return nm::tanh_approx(a); });
-  c.push_back({"rcp_approx_ftz_f64", all, 0,
-               [](uint32_t x, uint32_t lo) { return nm::bits_of(nm::rcp_approx_ftz_f64(d(x, lo))); },
-               "rcp_approx_ftz_f64"});
-  c.push_back({"rsqrt_approx_ftz_f64", all, 0,
-               [](uint32_t x, uint32_t lo) { return nm::bits_of(nm::rsqrt_approx_ftz_f64(d(x, lo))); },
-               "rsqrt_approx_ftz_f64"});
+  c.push_back(
+      {"rcp_approx_ftz_f64", all, 0,
+       [](uint32_t x, uint32_t lo) { return nm::bits_of(nm::rcp_approx_ftz_f64(d(x, lo))); },
+       "rcp_approx_ftz_f64"});
+  c.push_back(
+      {"rsqrt_approx_ftz_f64", all, 0,
+       [](uint32_t x, uint32_t lo) { return nm::bits_of(nm::rsqrt_approx_ftz_f64(d(x, lo))); },
+       "rsqrt_approx_ftz_f64"});
   for (uint32_t lo : {0u, 0x9abcdef1u})
     c.push_back({"rsqrt_approx_f64", all, lo,
                  [](uint32_t x, uint32_t lo) { return nm::bits_of(nm::rsqrt_approx(d(x, lo))); },
@@ -87,11 +95,10 @@ std::vector<Check> plan(bool quick) {
   h16("tanh_approx_bf16", gpurun::emu::sfu::tanh_bf16);
   h16("tanh_approx_bf16x2", gpurun::emu::sfu::tanh_bf16);
   // Division: every 257th divisor against dividends of every kind.
-  for (uint32_t num : {0x3f800000u, 0x40400000u, 0xc0f9999au, 0x00000123u, 0x7f7fffffu,
-                       0x00800000u, 0x80000000u, 0x7f800000u, 0x7fc00000u}) {
+  for (uint32_t num : {0x3f800000u, 0x40400000u, 0xc0f9999au, 0x00000123u, 0x7f7fffffu, 0x00800000u,
+                       0x80000000u, 0x7f800000u, 0x7fc00000u}) {
     auto div = [&](const char* op, float (*m)(float, float, bool), bool ftz) {
-      c.push_back({op, 257, num,
-                   [m, ftz](uint32_t b, uint32_t a) { return u(m(f(a), f(b), ftz)); },
+      c.push_back({op, 257, num, [m, ftz](uint32_t b, uint32_t a) { return u(m(f(a), f(b), ftz)); },
                    std::string(op) + " a=" + std::to_string(num)});
     };
     div("div_approx_f32", nm::div_approx, false);
@@ -125,7 +132,8 @@ int main(int argc, char** argv) {
     }
   }
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::printf("%-34s %12s %12s  %s\n", "instruction", "inputs", "mismatches", "first mismatches (input: gpu model)");
+  std::printf("%-34s %12s %12s  %s\n", "instruction", "inputs", "mismatches",
+              "first mismatches (input: gpu model)");
   int failed = 0;
   for (const Check& c : plan(quick)) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.op) == only.end())

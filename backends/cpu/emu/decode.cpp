@@ -51,7 +51,8 @@ void Decoder::layout_module_variables() {
     }
     // No device has a gigabyte of shared memory; the bound keeps the 32-bit offsets exact.
     if (v.size_bytes() > k_max_static_shared ||
-        std::uint64_t{shared} + kSharedRedzone + var_align(v) + v.size_bytes() > k_max_static_shared)
+        std::uint64_t{shared} + kSharedRedzone + var_align(v) + v.size_bytes() >
+            k_max_static_shared)
       throw Error(ExitCode::compile,
                   fmt::format("PTX line {}: static shared memory beyond {} bytes with '{}'", v.line,
                               k_max_static_shared, v.name));

@@ -87,8 +87,7 @@ private:
 
 /// Selectors by family; each returns false when the opcode is not its own.
 /// cvt to and from the FP8 pairs .e4m3x2/.e5m2x2 (checked before select_packed).
-bool select_fp8_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
-                        Inst& out);
+bool select_fp8_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 /// Carry chains, mul24/mad24, dp4a/dp2a (checked before select_integer).
 bool select_integer_ext(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out);
 /// f16x2/bf16x2 packed arithmetic and cvt.f16x2.f32 (checked before select_float).

@@ -2,8 +2,8 @@
 // and .relu/.satfinite on f16/bf16 results; the FP8 pair conversions (.e4m3x2, .e5m2x2); f32 to
 // tf32.
 #include "backends/cpu/emu/decoder.hpp"
-#include "backends/cpu/emu/handlers.hpp"
 #include "backends/cpu/emu/detail/numeric_mma.hpp"
+#include "backends/cpu/emu/handlers.hpp"
 #include "backends/cpu/emu/numeric.hpp"
 
 namespace gpurun::emu {
@@ -129,8 +129,7 @@ template <class F> Handler by_type(Type t, F&& f) {
 
 } // namespace
 
-bool select_fp8_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od,
-                        Inst& out) {
+bool select_fp8_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {
   if (in.opcode != "cvt")
     return false;
   // The FP8 type and the other type, in the order written: the first is the destination.
@@ -178,7 +177,7 @@ bool select_convert(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od
     if (!m.take("f32") || (rnd != "rna" && rnd != "rn" && rnd != "rz") || ftz || sat ||
         in.operands.size() != 2)
       throw_unsupported(in);
-    out.imm = static_cast<std::int64_t>(rnd == "rna" ? nm::Round::rna
+    out.imm = static_cast<std::int64_t>(rnd == "rna"  ? nm::Round::rna
                                         : rnd == "rn" ? nm::Round::rn
                                                       : nm::Round::rz) |
               (relu ? 1 << 8 : 0) | (satfinite ? 1 << 9 : 0);

@@ -232,7 +232,8 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
       if ((op == "min" || op == "max") && plain)
         return min_max<H>(op == "max", ftz, nan, xorsign);
       if (op == "neg" && plain)
-        return ftz ? &unary_op<H, H, HSign<H, true, false>> : &unary_op<H, H, HSign<H, false, false>>;
+        return ftz ? &unary_op<H, H, HSign<H, true, false>>
+                   : &unary_op<H, H, HSign<H, false, false>>;
       if (op == "abs" && plain)
         return ftz ? &unary_op<H, H, HSign<H, true, true>> : &unary_op<H, H, HSign<H, false, true>>;
       return nullptr;
@@ -264,9 +265,9 @@ bool select_float(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, 
     out.fn = modal2.template operator()<FMul>();
   else if ((op == "fma" || op == "mad") && !approx)
     out.fn = f64                     ? by_mode<FFma, double, 3>(r, false, sat)
-             : r != nm::Round::rn      ? by_mode<FFma, float, 3>(r, ftz, sat)
+             : r != nm::Round::rn    ? by_mode<FFma, float, 3>(r, ftz, sat)
              : fma3_rn_f32(ftz, sat) ? fma3_rn_f32(ftz, sat)
-                                       : by_mode<FFma, float, 3>(r, ftz, sat);
+                                     : by_mode<FFma, float, 3>(r, ftz, sat);
   else if (op == "div") {
     if (approx || full) {
       if (f64 || sat)

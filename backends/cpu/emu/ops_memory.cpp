@@ -276,11 +276,12 @@ Space parse_space(Modifiers& m, bool& found) {
 }
 
 // The unchecked handlers and their checked twins.
-template <bool Checked> constexpr Handler k_access_handlers[] = {
-    &ld_scalar<1, Checked>, &ld_scalar<2, Checked>, &ld_scalar<4, Checked>,
-    &ld_scalar<8, Checked>, &st_scalar<1, Checked>, &st_scalar<2, Checked>,
-    &st_scalar<4, Checked>, &st_scalar<8, Checked>, &ld_vector<Checked>,
-    &st_vector<Checked>,    &ld_uniform<1, Checked>, &ld_uniform<2, Checked>,
+template <bool Checked>
+constexpr Handler k_access_handlers[] = {
+    &ld_scalar<1, Checked>,  &ld_scalar<2, Checked>,  &ld_scalar<4, Checked>,
+    &ld_scalar<8, Checked>,  &st_scalar<1, Checked>,  &st_scalar<2, Checked>,
+    &st_scalar<4, Checked>,  &st_scalar<8, Checked>,  &ld_vector<Checked>,
+    &st_vector<Checked>,     &ld_uniform<1, Checked>, &ld_uniform<2, Checked>,
     &ld_uniform<4, Checked>, &ld_uniform<8, Checked>};
 
 } // namespace

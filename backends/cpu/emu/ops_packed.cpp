@@ -121,8 +121,10 @@ template <class H, bool Ftz> Handler plain(const std::string& op, bool nan, bool
                : &packed<H, PMinMax<H, Max, Ftz, NM::ignore, Xor>, 2>;
   };
   if (op == "max")
-    return xorsign ? pick.template operator()<true, true>() : pick.template operator()<true, false>();
-  return xorsign ? pick.template operator()<false, true>() : pick.template operator()<false, false>();
+    return xorsign ? pick.template operator()<true, true>()
+                   : pick.template operator()<true, false>();
+  return xorsign ? pick.template operator()<false, true>()
+                 : pick.template operator()<false, false>();
 }
 
 template <std::uint16_t (*Fn)(std::uint16_t) noexcept> struct Sfu16x2 {

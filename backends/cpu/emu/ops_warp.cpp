@@ -155,7 +155,6 @@ void activemask(Warp& w, const Inst& in, std::uint32_t mask) {
   each_lane(mask, [&](int l) { d[l] = mask; });
 }
 
-
 } // namespace
 
 bool select_warp(const ptx::Instruction& in, Modifiers& m, OperandDecoder& od, Inst& out) {

@@ -3,9 +3,9 @@
 // ptxas lowers to one MUFU operation plus exact scaling (numeric_float.hpp composes them the same
 // way). Each f32/f64 function is a per-segment model of its result over the key its exponent
 // leaves (mantissa, exponent parity, or ex2's fixed-point fraction) plus the keys where the model
-// is off — lg2 and tanh are the unit's own interpolation, exact without exceptions; the 16-bit forms are
-// whole tables. The tables are derived from an H200's results by tools/approx (docs/sfu.md has
-// the method) and embedded in the binary.
+// is off — lg2 and tanh are the unit's own interpolation, exact without exceptions; the 16-bit
+// forms are whole tables. The tables are derived from an H200's results by tools/approx
+// (docs/sfu.md has the method) and embedded in the binary.
 //
 // Every function takes and returns bit patterns; inputs that are subnormal are flushed to zero
 // and results that would be subnormal are flushed, as the unit does (tanh passes them through).

@@ -219,9 +219,10 @@ void parse_name_and_initializer(TokenCursor& in, Variable& v) {
   // Beyond this no state space of a device holds a variable; the bound also keeps every size
   // and offset computed from it within 64 bits.
   const std::size_t element = kit::ptx_type_size(v.type);
-  if (std::size_t bytes = 0; __builtin_mul_overflow(element * static_cast<std::size_t>(v.vector_width),
-                                                    v.array_size.value_or(1), &bytes) ||
-                             bytes > k_max_variable_bytes) {
+  if (std::size_t bytes = 0;
+      __builtin_mul_overflow(element * static_cast<std::size_t>(v.vector_width),
+                             v.array_size.value_or(1), &bytes) ||
+      bytes > k_max_variable_bytes) {
     in.fail(fmt::format("{} is larger than {} bytes", v.name, k_max_variable_bytes));
   }
   if (in.accept('=')) {

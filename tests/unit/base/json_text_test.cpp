@@ -1,6 +1,7 @@
 #include "base/json_text.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace gpurun {
 namespace {

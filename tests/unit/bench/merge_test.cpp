@@ -3,6 +3,7 @@
 #include <limits>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
 #include "bench/result_file.hpp"

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace gpurun {
 namespace {

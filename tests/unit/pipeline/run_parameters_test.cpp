@@ -70,9 +70,9 @@ TEST(RunParameters, BackendSettingsAreTheDeviceSettings) {
     const RunRequest before = request;
     store(request, p, read_flag_value(p, {p.type == ParameterType::flag ? "" : "7"}));
     const auto& s = request.device_settings;
-    const bool changed = s.memcheck || s.racecheck || s.initcheck || s.synccheck ||
-                         s.leak_check || s.stats || s.host_threads != 0 || s.heap_bytes ||
-                         s.max_findings || s.printf_buffer;
+    const bool changed = s.memcheck || s.racecheck || s.initcheck || s.synccheck || s.leak_check ||
+                         s.stats || s.host_threads != 0 || s.heap_bytes || s.max_findings ||
+                         s.printf_buffer;
     EXPECT_TRUE(changed);
     EXPECT_EQ(request.source, before.source);
     EXPECT_EQ(request.repeat, before.repeat);
@@ -81,13 +81,12 @@ TEST(RunParameters, BackendSettingsAreTheDeviceSettings) {
 
 TEST(RunParameters, SpecKeysComeFromTheTable) {
   const auto top = spec_keys();
-  for (const char* key : {"source", "kernel", "compile", "grid", "block", "shared_bytes", "args",
-                          "globals", "expect", "rtol", "atol", "print", "repeat", "timeout",
-                          "backend", "device", "save", "description"})
+  for (const char* key :
+       {"source", "kernel", "compile", "grid", "block", "shared_bytes", "args", "globals", "expect",
+        "rtol", "atol", "print", "repeat", "timeout", "backend", "device", "save", "description"})
     EXPECT_NE(std::find(top.begin(), top.end(), key), top.end()) << key;
   EXPECT_EQ(spec_keys("compile"), (std::vector<std::string_view>{"defines", "include_dirs", "std",
-                                                                 "arch", "options",
-                                                                 "compiler"}));
+                                                                 "arch", "options", "compiler"}));
 }
 
 TEST(RunParameters, FlagsOverrideTheSpec) {
@@ -142,13 +141,13 @@ TEST(RunParameters, FlagAndSpecKeyAgree) {
     const char* flag_text;
     const char* spec;
   };
-  for (const Case& c : {Case{"grid", "4,2", R"({"grid": [4, 2]})"},
-                        Case{"shared_bytes", "1<<10", R"({"shared_bytes": "1<<10"})"},
-                        Case{"repeat", "5", R"({"repeat": 5})"},
-                        Case{"timeout", "2.5", R"({"timeout": 2.5})"},
-                        Case{"std", "c++20", R"({"compile": {"std": "c++20"}})"},
-                        Case{"compiler", "auto", R"({"compile": {"compiler": "auto"}})"},
-                        Case{"device", "3", R"({"device": 3})"}}) {
+  for (const Case& c :
+       {Case{"grid", "4,2", R"({"grid": [4, 2]})"},
+        Case{"shared_bytes", "1<<10", R"({"shared_bytes": "1<<10"})"},
+        Case{"repeat", "5", R"({"repeat": 5})"}, Case{"timeout", "2.5", R"({"timeout": 2.5})"},
+        Case{"std", "c++20", R"({"compile": {"std": "c++20"}})"},
+        Case{"compiler", "auto", R"({"compile": {"compiler": "auto"}})"},
+        Case{"device", "3", R"({"device": 3})"}}) {
     SCOPED_TRACE(c.name);
     RunRequest by_flag;
     apply_flags(by_flag, flags({{c.name, {c.flag_text}}}));

@@ -41,7 +41,7 @@ template <class F> [[nodiscard, gnu::always_inline]] inline F finish(F r, FpMode
 /// are always canonical.
 template <class F>
 [[nodiscard, gnu::always_inline]] inline F finish_passing(F r, FpMode m,
-                                                         std::initializer_list<F> order) noexcept {
+                                                          std::initializer_list<F> order) noexcept {
   if constexpr (std::is_same_v<F, double>) {
     if (is_nan(r)) {
       for (const F x : order) {
@@ -432,9 +432,9 @@ inline double rsqrt_approx(double a) noexcept {
   const std::uint64_t bits = bits_of(a);
   const auto hi = static_cast<std::uint32_t>(bits >> 32);
   auto refine = [](double x) {
-    const double y = f64_from_bits(static_cast<std::uint64_t>(sfu::rsq64h(
-                                       static_cast<std::uint32_t>(bits_of(x) >> 32)))
-                                   << 32);
+    const double y = f64_from_bits(
+        static_cast<std::uint64_t>(sfu::rsq64h(static_cast<std::uint32_t>(bits_of(x) >> 32)))
+        << 32);
     const double e = std::fma(-(y * y), x, 1.0);
     const double c = std::fma(e, 0.375, 0.5);
     return std::fma(c, y * e, y);

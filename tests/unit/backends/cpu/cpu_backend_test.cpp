@@ -55,8 +55,7 @@ TEST(CpuBackend, AnswersTheCompilerQuestions) {
   EXPECT_FALSE(backend->compiles_offline_for("gfx90a"));
   EXPECT_FALSE(backend->compiles_offline_for("sm_"));
   // A PTX source has no compiler report of its resources: the loaded module is the answer.
-  const KernelSource ptx{".version 8.0\n.target sm_90\n.address_size 64\n", "k.ptx",
-                         Language::ptx};
+  const KernelSource ptx{".version 8.0\n.target sm_90\n.address_size 64\n", "k.ptx", Language::ptx};
   EXPECT_FALSE(backend->compiled_resources(ptx, CompileOptions{}, CompileResult{}).has_value());
 }
 

@@ -340,7 +340,7 @@ TEST(NumericFloat, Lg2AndTanhAsTheGpu) {
   EXPECT_EQ(lg2_approx(0.25f, true), -0x1.fffffep+0f);
   EXPECT_EQ(lg2_approx(0.5f, true), -0x1.fffffcp-1f);
   EXPECT_EQ(lg2_approx(1.0f - 0x1p-24f, true), -0x1.968p-27f); // [1/2, 1) keeps T's low bits
-  EXPECT_EQ(lg2_approx(0x1p-130f, false), -130.0f);              // subnormal: scaled by 2^24
+  EXPECT_EQ(lg2_approx(0x1p-130f, false), -130.0f);            // subnormal: scaled by 2^24
   EXPECT_EQ(lg2_approx(0x1p-130f, true), -std::numeric_limits<float>::infinity());
   EXPECT_EQ(tanh_approx(0x1p-9f), 0x1p-9f); // below 2^-8: x itself
   EXPECT_EQ(bits_of(tanh_approx(f32_from_bits(0x00000123))), 0x00000123u);

@@ -59,8 +59,8 @@ TEST(Sfu, MalformedTablesAreRefusedByName) {
 }
 
 TEST(Sfu, LoadedTablesGiveTheBuiltInResults) {
-  const std::uint32_t inputs[] = {0x3f800000u, 0x3fa34567u, 0x40e00001u, 0x3c123456u, 0x3f3504f3u,
-                                  0x1f812345u, 0x3f7fffffu};
+  const std::uint32_t inputs[] = {0x3f800000u, 0x3fa34567u, 0x40e00001u, 0x3c123456u,
+                                  0x3f3504f3u, 0x1f812345u, 0x3f7fffffu};
   std::uint32_t before[3][std::size(inputs)];
   for (std::size_t i = 0; i < std::size(inputs); ++i) {
     before[0][i] = tanh(inputs[i]);

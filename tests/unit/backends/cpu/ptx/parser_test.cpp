@@ -72,7 +72,7 @@ TEST(Parser, RegistersMayBeNamedWithoutPercent) {
   EXPECT_TRUE(b[3].instruction->guard_negated);
   EXPECT_EQ(b[3].instruction->operands[1].kind, Kind::address);
   EXPECT_EQ(b[3].instruction->operands[1].name, "extended");
-  EXPECT_EQ(b[4].instruction->operands[0].kind, Kind::reg); // a range member
+  EXPECT_EQ(b[4].instruction->operands[0].kind, Kind::reg);    // a range member
   EXPECT_EQ(b[4].instruction->operands[1].kind, Kind::symbol); // the kernel parameter
   // The second scope's `start` is another register.
   EXPECT_EQ(b[5].instruction->operands[0].kind, Kind::reg);
@@ -418,8 +418,8 @@ TEST(Parser, LimitsEndInErrors) {
   // Wider than 64 bits: the upper bytes of a .b128 initializer are zero.
   const Module m = parse_module(g + ".global .b128 x = 1;\n", "ok.ptx");
   ASSERT_EQ(m.globals.size(), 1u);
-  EXPECT_EQ(m.globals[0].init, (std::vector<std::uint8_t>{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                                          0, 0, 0}));
+  EXPECT_EQ(m.globals[0].init,
+            (std::vector<std::uint8_t>{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
 }
 
 // A kernel's parameters are read by the shared PTX entry parser (backends/kit): its errors come
