@@ -148,7 +148,7 @@ ArgSpec parse_arg_spec(std::string_view text, std::string_view field) {
       int device = 0;
       const auto [ptr, ec] = std::from_chars(text.data() + rest + 1, text.data() + end, device);
       if (end == rest + 1 || ec != std::errc() || ptr != text.data() + end)
-        throw_at(where, rest + 1, "expected a device index after '@' (f32[8]@1:rand)");
+        throw_at(where, rest + 1, "expected a device index after '@' (f32[8]@1:rand(seed=1))");
       spec.device = device;
       rest = end;
     }

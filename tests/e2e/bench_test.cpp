@@ -26,6 +26,26 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The kernel-file example of `gpurun bench --help` runs as written (with a smaller sweep): no
+// case is skipped, so every flag of it means what the help says.
+TEST(BenchE2E, TheHelpsKernelFileExampleRuns) {
+  const auto help = run_gpurun("bench --help");
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  std::istringstream lines(help.out);
+  std::string example;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("gpurun bench kernels/examples/saxpy.cu") != std::string::npos)
+      example = line.substr(line.find("bench "));
+  ASSERT_FALSE(example.empty()) << help.out;
+  const auto sweep = example.find("[16:24]");
+  ASSERT_NE(sweep, std::string::npos) << example;
+  example.replace(sweep, 7, "[8:9]");
+  const auto r = run_gpurun(example + " --min-samples 2" + quick);
+  ASSERT_EQ(r.exit_code, 0) << example << "\n" << r.err << r.out;
+  EXPECT_EQ(r.out.find("skipped"), std::string::npos) << example << "\n" << r.out;
+  EXPECT_NE(r.out.find("| 512 |"), std::string::npos) << r.out;
+}
+
 TEST(BenchE2E, KernelFileWithAxesWritesGoogleBenchmarkJson) {
   const auto dir = temp_dir();
   const auto json_path = dir / "out.json";

@@ -266,9 +266,9 @@ TEST(ArgSpecPlacement, AMalformedDeviceNamesThePosition) {
     return std::string();
   };
   EXPECT_EQ(message("f32[4]@:1"), "--arg 'f32[4]@:1': expected a device index after '@' "
-                                  "(f32[8]@1:rand) at position 8");
+                                  "(f32[8]@1:rand(seed=1)) at position 8");
   EXPECT_EQ(message("f32[4]@-1"), "--arg 'f32[4]@-1': expected a device index after '@' "
-                                  "(f32[8]@1:rand) at position 8");
+                                  "(f32[8]@1:rand(seed=1)) at position 8");
   EXPECT_EQ(message("f32[4]@1iota"), "--arg 'f32[4]@1iota': expected ':' and a fill after the "
                                      "device at position 9");
 }
