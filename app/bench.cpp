@@ -177,22 +177,24 @@ void check_outputs(const BenchCommandOptions& o, const std::vector<bench::BenchC
 /// cases as if each had run (those that cannot run left out, as they will be).
 void check_plot_before_run(const std::vector<bench::BenchCase>& cases, const BenchCommandOptions& o,
                            PlotMetric metric) {
-  json benchmarks = json::array();
+  bench::BenchReport report;
   for (const auto& c : cases) {
     if (c.error)
       continue;
-    json axes = json::object();
-    for (const auto& [name, value] : c.point)
-      axes[name] = value;
-    json g{{"case", c.case_name}, {"axes", axes}, {"status", "ok"}, {"median_s", 1.0}};
+    bench::CaseResult r;
+    r.name = c.name;
+    r.case_name = c.case_name;
+    r.point = c.point;
+    r.ok = true;
+    r.summary.median = 1.0;
     if (c.bytes)
-      g["bandwidth_gbs"] = 1.0;
+      r.bandwidth_gbs = 1.0;
     if (c.flops)
-      g["gflops"] = 1.0;
-    benchmarks.push_back({{"name", c.name}, {"gpurun", g}});
+      r.gflops = 1.0;
+    report.cases.push_back(std::move(r));
   }
-  if (!benchmarks.empty())
-    (void)make_plot(json{{"benchmarks", benchmarks}}, "--plot", o.plot_x, metric);
+  if (!report.cases.empty())
+    (void)make_plot(report, "--plot", o.plot_x, metric);
 }
 
 /// Narrows `cases` to this job's shard — from --shard, else from a job array's environment —
@@ -354,7 +356,7 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
     write_file_atomic(o.junit_file, junit_xml("gpurun bench " + report.suite, cases));
   }
   if (!o.plot_file.empty())
-    write_plot_svg(make_plot(bench_json(report), "--plot", o.plot_x, plot_metric), o.plot_file);
+    write_plot_svg(make_plot(report, "--plot", o.plot_x, plot_metric), o.plot_file);
   // A device that failed outranks a skipped case: the suite ran, but not where it was asked to.
   const bool device_failed = std::any_of(report.devices.begin(), report.devices.end(),
                                          [](const bench::DeviceRecord& d) { return d.failed(); }) ||

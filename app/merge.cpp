@@ -14,9 +14,9 @@
 #include "base/error.hpp"
 #include "base/file_identity.hpp"
 #include "base/format.hpp"
-#include "base/json_read.hpp"
 #include "base/json_text.hpp"
 #include "bench/merge.hpp"
+#include "bench/result_json.hpp"
 #include "output/color.hpp"
 
 namespace gpurun {
@@ -37,14 +37,13 @@ void check_output(const MergeArgs& args) {
       throw usage_error(fmt::format("{}: is also a shard to merge; the first argument is the "
                                     "merged file to write",
                                     args.output));
-  nlohmann::json doc;
+  bool holds_a_shard = false;
   try {
-    doc = read_json_file(args.output, "merged");
+    holds_a_shard = bench::read_result_json(args.output, "merged").shard.has_value();
   } catch (const Error&) {
-    return; // not there yet, unreadable or not JSON: nothing to lose, or the write will say so
+    return; // not there yet, unreadable or not a result: nothing to lose, or the write will say so
   }
-  const auto shard = nlohmann::json::json_pointer("/context/gpurun/shard");
-  if (doc.contains(shard))
+  if (holds_a_shard)
     throw usage_error(fmt::format("{}: holds a shard's result; the first argument is the merged "
                                   "file to write",
                                   args.output));
@@ -58,7 +57,7 @@ void run_merge(const MergeArgs& args) {
   const auto merged = bench::merge_shards(inputs, {args.allow_partial});
   for (const auto& warning : merged.warnings)
     std::cerr << warning_prefix() << one_line(warning) << '\n';
-  write_file_atomic(args.output, json_text(merged.document, 2) + "\n");
+  write_file_atomic(args.output, json_text(bench::result_json(merged.report), 2) + "\n");
   // On stderr when the merged file itself goes to standard output.
   fmt::print(writes_to_standard_output(args.output) ? stderr : stdout,
              "merged {} of {} shards of suite '{}': {} cases, measured on {} ({}) into {}\n",

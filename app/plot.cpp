@@ -11,7 +11,7 @@
 #include "base/error.hpp"
 #include "base/file_identity.hpp"
 #include "base/format.hpp"
-#include "base/json_read.hpp"
+#include "bench/result_json.hpp"
 #include "output/plot.hpp"
 
 namespace gpurun {
@@ -29,7 +29,8 @@ struct PlotArgs {
 
 void add_plot_command(CLI::App& app, CommandEnv& env) {
   auto* cmd = app.add_subcommand(
-      "plot", "Draw a benchmark sweep from gpurun bench JSON as SVG (time or GB/s against an axis)");
+      "plot",
+      "Draw a benchmark sweep from gpurun bench JSON as SVG (time or GB/s against an axis)");
   cmd->footer("Examples:\n"
               "  gpurun bench kernels/suites/stream.json -a 'N[pow2]=[16:26]' --json stream.json\n"
               "  gpurun plot stream.json                      # writes stream.svg\n"
@@ -50,8 +51,8 @@ void add_plot_command(CLI::App& app, CommandEnv& env) {
     const NamedInput results[] = {{args->results, "the results file"}};
     check_output_is_no_input("-o", output, results);
     check_plot_target(output, "-o");
-    const auto document = read_json_file(args->results, "bench result");
-    const PlotData plot = make_plot(document, args->results, args->x_axis, metric);
+    const PlotData plot = make_plot(bench::read_result_json(args->results, "bench result"),
+                                    args->results, args->x_axis, metric);
     write_plot_svg(plot, output);
     // On stderr when the SVG itself goes to standard output.
     fmt::print(writes_to_standard_output(output) ? stderr : stdout,

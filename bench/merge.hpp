@@ -9,18 +9,18 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "bench/report.hpp"
 
 namespace gpurun::bench {
 
-/// One shard's result file as read; `label` names it in messages.
+/// One shard's result as read; `label` names it in messages.
 struct ShardResult {
   std::string label;
-  nlohmann::ordered_json document;
+  BenchReport report;
 };
 
-/// Reads a `gpurun bench --json` file of one shard. Throws usage Error naming the file when it
-/// cannot be read or is not JSON.
+/// Reads a `gpurun bench --json` file of one shard (bench/result_json). Throws usage Error naming
+/// the file when it cannot be read or is not a gpurun bench result.
 [[nodiscard]] ShardResult read_shard_result(const std::filesystem::path& path);
 
 struct MergeOptions {
@@ -28,7 +28,7 @@ struct MergeOptions {
 };
 
 struct MergedReport {
-  nlohmann::ordered_json document; ///< the merged gpurun bench JSON
+  BenchReport report; ///< the merged report, written as gpurun bench JSON (bench/result_json)
   std::string suite;
   std::size_t shard_count = 0;         ///< N
   std::vector<std::size_t> shards;     ///< the K given, ascending
@@ -40,9 +40,9 @@ struct MergedReport {
   std::vector<std::string> warnings;   ///< one line each, without the "gpurun: warning: "
 };
 
-/// Merges the shards. The merged document is the lowest shard's with the cases of all of them in
-/// suite order, `context.gpurun.shard` replaced by `context.gpurun.merged` (N, per shard its
-/// index, file, host, device, date and case count; hosts; devices; what is missing or
+/// Merges the shards. The merged report is the lowest shard's with the cases of all of them in
+/// suite order, each naming its host and device, its shard replaced by a MergeRecord (N, per
+/// shard its index, file, host, device, date and case count; hosts; devices; what is missing or
 /// duplicated). Throws usage Error naming the file and the field for a file that is not a shard's
 /// result, for shards of different suites, case lists, versions or N, for a K given twice, for a
 /// case outside the suite, and — unless `options.allow_partial` — for missing or duplicated cases.

@@ -30,8 +30,9 @@ struct CaseResult {
   std::optional<double> gflops;                 ///< flops / median
   std::size_t outliers = 0;
   std::vector<std::string> warnings;
-  std::string device;   ///< the model of the device that measured the case ("NVIDIA H200")
-  int device_index = 0; ///< its index in the backend (`--device`)
+  std::string device;    ///< the model of the device that measured the case ("NVIDIA H200")
+  int device_index = 0;  ///< its index in the backend (`--device`)
+  std::string host_name; ///< the host that measured it, when not the report's (a merge)
 };
 
 /// One device of a multi-device run (`bench --devices`): what it is, what it measured, and why it
@@ -75,6 +76,26 @@ struct ShardInfo {
   std::vector<std::string> suite_cases;
 };
 
+/// Where the cases of a merged report came from (`gpurun merge`).
+struct MergeRecord {
+  struct Shard {
+    std::size_t index = 0; ///< K
+    std::string file;      ///< as given to merge
+    std::string host_name;
+    std::string device;
+    std::string date;
+    std::size_t cases = 0; ///< the merged report holds this many of its cases
+  };
+  std::size_t shard_count = 0;         ///< N
+  std::vector<Shard> shards;           ///< those given, ascending K
+  std::vector<std::string> hosts;      ///< that measured cases, in shard order
+  std::vector<std::string> devices;    ///< device models that measured cases, in shard order
+  bool partial = false;                ///< cases are missing or duplicated
+  std::vector<std::string> missing;    ///< cases no shard holds
+  std::vector<std::string> duplicated; ///< cases several shards hold; the lowest K's is kept
+  std::size_t suite_cases = 0;         ///< cases of the suite
+};
+
 struct BenchReport {
   std::string suite;
   std::string version; ///< gpurun's
@@ -95,7 +116,8 @@ struct BenchReport {
   std::string clocks;                  ///< "nvml" or "unavailable: <reason>"
   std::vector<std::string> axis_names; ///< every axis of every case, in first-seen order
   std::vector<CaseResult> cases;
-  std::optional<ShardInfo> shard; ///< when the report holds one shard of the suite
+  std::optional<ShardInfo> shard;    ///< when the report holds one shard of the suite
+  std::optional<MergeRecord> merged; ///< when it was merged from shards
   /// The devices of `bench --devices`, in the order given (empty for a run on one device, which
   /// the fields above describe). Cases of different models are not mixed: every model runs the
   /// whole suite, and its cases follow each other in `cases`, models in first-listed order.

@@ -11,24 +11,16 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
+#include "base/json_fields.hpp"
 #include "base/json_read.hpp"
 #include "base/read_file.hpp"
+#include "bench/result_json.hpp"
 
 namespace gpurun::bench {
 
 namespace {
 
 using nlohmann::json;
-
-[[noreturn]] void invalid(std::string_view label, std::string_view field, std::string_view what) {
-  throw usage_error(fmt::format("{}: {}: {}", label, field, what));
-}
-
-/// The member `key` of `object`, or nullptr when it is absent or null.
-const json* member(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
 
 /// Cases by name (and, in gpurun's files, device model) in the order first seen; entries of one
 /// name and model add to the same case.
@@ -54,94 +46,30 @@ private:
   std::unordered_map<std::string, std::size_t> m_index;
 };
 
-/// Reads fields of one JSON object, naming `where` (e.g. "benchmarks[3]") in errors.
-class Fields {
-public:
-  Fields(std::string_view label, const json& object, std::string where)
-      : m_label(label), m_object(object), m_where(std::move(where)) {
-    if (!object.is_object())
-      invalid(m_label, m_where, "expected an object");
-  }
-  [[nodiscard]] std::string field(std::string_view key) const {
-    return fmt::format("{}.{}", m_where, key);
-  }
-  [[nodiscard]] const json* find(const char* key) const { return member(m_object, key); }
-
-  [[nodiscard]] std::optional<std::string> text(const char* key) const {
-    const json* v = find(key);
-    if (!v)
-      return std::nullopt;
-    if (!v->is_string())
-      invalid(m_label, field(key), "expected a string");
-    return v->get<std::string>();
-  }
-  [[nodiscard]] std::string required_text(const char* key) const {
-    auto v = text(key);
-    if (!v)
-      invalid(m_label, field(key), "missing");
-    return *v;
-  }
-  [[nodiscard]] bool flag(const char* key) const {
-    const json* v = find(key);
-    if (!v)
-      return false;
-    if (!v->is_boolean())
-      invalid(m_label, field(key), "expected true or false");
-    return v->get<bool>();
-  }
-  [[nodiscard]] double number(const char* key) const {
-    const json* v = find(key);
-    if (!v)
-      invalid(m_label, field(key), "missing");
-    if (!v->is_number())
-      invalid(m_label, field(key), "expected a number");
-    return v->get<double>();
-  }
-
-private:
-  std::string_view m_label;
-  const json& m_object;
-  std::string m_where;
-};
-
 // ---- gpurun bench ------------------------------------------------------------------------------
 
-std::vector<StoredCase> parse_gpurun(std::string_view label, const json& benchmarks) {
+/// A gpurun bench result (bench/result_json): each case with its raw samples; a file whose case
+/// kept no samples (written by hand) stands with its median.
+std::vector<StoredCase> stored_cases(const BenchReport& report) {
   CaseCollector cases;
-  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-    const Fields entry(label, benchmarks[i], fmt::format("benchmarks[{}]", i));
-    const json* own = entry.find("gpurun");
-    if (!own)
-      continue; // an aggregate entry, for Google Benchmark's tools
-    const Fields g(label, *own, entry.field("gpurun"));
-    const std::string name = entry.required_text("name");
-    const std::string device = g.text("device").value_or("");
-    const std::string status = g.text("status").value_or("ok");
-    if (status != "ok") {
-      cases.skip(name, g.text("reason").value_or(entry.text("error_message").value_or(status)),
-                 device);
+  for (const CaseResult& c : report.cases) {
+    if (!c.ok) {
+      cases.skip(c.name, c.reason, c.device);
       continue;
     }
-    const json* samples = g.find("samples_s");
-    if (!samples)
-      invalid(label, g.field("samples_s"), "missing");
-    if (!samples->is_array())
-      invalid(label, g.field("samples_s"), "expected an array of seconds");
-    StoredCase& c = cases.at(name, device);
-    for (std::size_t k = 0; k < samples->size(); ++k) {
-      if (!(*samples)[k].is_number())
-        invalid(label, fmt::format("{}[{}]", g.field("samples_s"), k), "expected a number");
-      c.samples_s.push_back((*samples)[k].get<double>());
-    }
-    if (samples->empty())
-      c.samples_s.push_back(g.number("median_s"));
+    StoredCase& stored = cases.at(c.name, c.device);
+    const auto& samples = c.measurement.samples_s;
+    if (samples.empty())
+      stored.samples_s.push_back(c.summary.median);
+    else
+      stored.samples_s.insert(stored.samples_s.end(), samples.begin(), samples.end());
   }
   return cases.take();
 }
 
 // ---- Google Benchmark --------------------------------------------------------------------------
 
-double seconds_per_unit(std::string_view label, const Fields& entry) {
+double seconds_per_unit(std::string_view label, const JsonFields& entry) {
   const std::string unit = entry.text("time_unit").value_or("ns");
   if (unit == "ns")
     return 1e-9;
@@ -151,7 +79,7 @@ double seconds_per_unit(std::string_view label, const Fields& entry) {
     return 1e-3;
   if (unit == "s")
     return 1;
-  invalid(label, entry.field("time_unit"), fmt::format("unknown unit \"{}\"", unit));
+  invalid_field(label, entry.field("time_unit"), fmt::format("unknown unit \"{}\"", unit));
 }
 
 std::vector<StoredCase> parse_google_benchmark(std::string_view label, const json& benchmarks) {
@@ -161,7 +89,7 @@ std::vector<StoredCase> parse_google_benchmark(std::string_view label, const jso
   std::unordered_map<std::string, double> medians;
   std::unordered_map<std::string, double> means;
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-    const Fields entry(label, benchmarks[i], fmt::format("benchmarks[{}]", i));
+    const JsonFields entry(label, benchmarks[i], fmt::format("benchmarks[{}]", i));
     const auto aggregate = entry.text("aggregate_name");
     const std::string run_type = entry.text("run_type").value_or(aggregate ? "aggregate" : "");
     std::string name = entry.required_text("name");
@@ -170,26 +98,27 @@ std::vector<StoredCase> parse_google_benchmark(std::string_view label, const jso
     else if (aggregate && name.ends_with("_" + *aggregate)) // before run_name existed
       name.resize(name.size() - aggregate->size() - 1);
 
-    if (entry.flag("error_occurred") || entry.flag("skipped")) {
+    if (entry.flag("error_occurred").value_or(false) || entry.flag("skipped").value_or(false)) {
       cases.skip(
           name,
           entry.text("error_message").value_or(entry.text("skip_message").value_or("skipped")));
       continue;
     }
     if (run_type == "iteration" || run_type.empty()) {
-      cases[name].samples_s.push_back(entry.number("real_time") * seconds_per_unit(label, entry));
+      cases[name].samples_s.push_back(entry.required_number("real_time") *
+                                      seconds_per_unit(label, entry));
       continue;
     }
     if (run_type != "aggregate")
-      invalid(label, entry.field("run_type"),
-              fmt::format("expected \"iteration\" or \"aggregate\", got \"{}\"", run_type));
+      invalid_field(label, entry.field("run_type"),
+                    fmt::format("expected \"iteration\" or \"aggregate\", got \"{}\"", run_type));
     if (entry.text("aggregate_unit").value_or("time") != "time")
       continue;
     (void)cases[name]; // keeps the case in file order
     if (aggregate == "median")
-      medians[name] = entry.number("real_time") * seconds_per_unit(label, entry);
+      medians[name] = entry.required_number("real_time") * seconds_per_unit(label, entry);
     else if (aggregate == "mean")
-      means[name] = entry.number("real_time") * seconds_per_unit(label, entry);
+      means[name] = entry.required_number("real_time") * seconds_per_unit(label, entry);
   }
   auto result = cases.take();
   for (auto& c : result) {
@@ -212,15 +141,15 @@ std::vector<StoredCase> parse_google_benchmark(std::string_view label, const jso
 /// nvbench's summaries by tag; each holds its values as [{"name", "type", "value"}] under "data".
 class Summaries {
 public:
-  Summaries(std::string_view label, const Fields& state) : m_label(label) {
+  Summaries(std::string_view label, const JsonFields& state) : m_label(label) {
     const json* list = state.find("summaries");
     if (!list)
       return;
     if (!list->is_array())
-      invalid(label, state.field("summaries"), "expected an array");
+      invalid_field(label, state.field("summaries"), "expected an array");
     for (std::size_t k = 0; k < list->size(); ++k) {
       const std::string where = fmt::format("{}[{}]", state.field("summaries"), k);
-      const Fields summary(label, (*list)[k], where);
+      const JsonFields summary(label, (*list)[k], where);
       m_by_tag.try_emplace(summary.required_text("tag"), Entry{&(*list)[k], where});
     }
   }
@@ -231,13 +160,13 @@ public:
     const auto it = m_by_tag.find(tag);
     if (it == m_by_tag.end())
       return std::nullopt;
-    const json* data = member(*it->second.summary, "data");
+    const json* data = json_member(*it->second.summary, "data");
     if (!data)
       return std::nullopt;
     if (!data->is_array())
-      invalid(m_label, it->second.where + ".data", "expected an array");
+      invalid_field(m_label, it->second.where + ".data", "expected an array");
     for (std::size_t k = 0; k < data->size(); ++k) {
-      const Fields item(m_label, (*data)[k], fmt::format("{}.data[{}]", it->second.where, k));
+      const JsonFields item(m_label, (*data)[k], fmt::format("{}.data[{}]", it->second.where, k));
       if (item.text("name") != name)
         continue;
       const json* v = item.find("value");
@@ -245,7 +174,7 @@ public:
         return v->get<std::string>();
       if (v && v->is_number())
         return v->dump();
-      invalid(m_label, item.field("value"), "expected a string or a number");
+      invalid_field(m_label, item.field("value"), "expected a string or a number");
     }
     return std::nullopt;
   }
@@ -257,8 +186,8 @@ public:
     char* end = nullptr;
     const double v = std::strtod(text->c_str(), &end);
     if (text->empty() || *end != '\0')
-      invalid(m_label, m_by_tag.at(tag).where,
-              fmt::format("\"{}\" of {} is not a number: \"{}\"", name, tag, *text));
+      invalid_field(m_label, m_by_tag.at(tag).where,
+                    fmt::format("\"{}\" of {} is not a number: \"{}\"", name, tag, *text));
     return v;
   }
 
@@ -315,18 +244,18 @@ std::vector<StoredCase> parse_nvbench(std::string_view label, const json& benchm
                                           "nv/cpu_only/time/cpu/mean"};
   CaseCollector cases;
   for (std::size_t b = 0; b < benchmarks.size(); ++b) {
-    const Fields bench(label, benchmarks[b], fmt::format("benchmarks[{}]", b));
+    const JsonFields bench(label, benchmarks[b], fmt::format("benchmarks[{}]", b));
     const std::string bench_name = bench.required_text("name");
     const json* states = bench.find("states");
     if (!states)
       continue; // a benchmark list (--list --json) has no results
     if (!states->is_array())
-      invalid(label, bench.field("states"), "expected an array");
+      invalid_field(label, bench.field("states"), "expected an array");
     for (std::size_t s = 0; s < states->size(); ++s) {
-      const Fields state(label, (*states)[s], fmt::format("{}[{}]", bench.field("states"), s));
+      const JsonFields state(label, (*states)[s], fmt::format("{}[{}]", bench.field("states"), s));
       const std::string state_name = state.text("name").value_or("");
       const std::string name = state_name.empty() ? bench_name : bench_name + "/" + state_name;
-      if (state.flag("is_skipped")) {
+      if (state.flag("is_skipped").value_or(false)) {
         cases.skip(name, state.text("skip_reason").value_or("skipped"));
         continue;
       }
@@ -384,11 +313,12 @@ ResultFile parse_result_document(const json& document, std::string_view label,
                                  const std::filesystem::path& folder) {
   if (!document.is_object())
     throw usage_error(fmt::format("{}: not a JSON object", label));
-  const json* benchmarks = member(document, "benchmarks");
+  const json* benchmarks = json_member(document, "benchmarks");
   if (!benchmarks)
-    invalid(label, "benchmarks", "missing: not a gpurun, Google Benchmark or nvbench result file");
+    invalid_field(label, "benchmarks",
+                  "missing: not a gpurun, Google Benchmark or nvbench result file");
   if (!benchmarks->is_array())
-    invalid(label, "benchmarks", "expected an array");
+    invalid_field(label, "benchmarks", "expected an array");
 
   const auto any_entry_has = [&](const char* key) {
     for (const auto& entry : *benchmarks)
@@ -396,13 +326,12 @@ ResultFile parse_result_document(const json& document, std::string_view label,
         return true;
     return false;
   };
-  const json* context = member(document, "context");
   ResultFile file;
   file.label = std::string(label);
-  if ((context && context->is_object() && context->contains("gpurun")) || any_entry_has("gpurun")) {
+  if (is_result_json(document)) {
     file.format = ResultFormat::gpurun;
-    file.cases = parse_gpurun(label, *benchmarks);
-  } else if (member(document, "meta") || any_entry_has("states")) {
+    file.cases = stored_cases(parse_result_json(document, label));
+  } else if (json_member(document, "meta") || any_entry_has("states")) {
     file.format = ResultFormat::nvbench;
     file.cases = parse_nvbench(label, *benchmarks, folder, file.warnings);
   } else {

@@ -9,16 +9,13 @@
 #include <tuple>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
-#include "base/json_read.hpp"
+#include "bench/result_json.hpp"
 
 namespace gpurun::bench {
 
 namespace {
-
-using nlohmann::json;
 
 std::optional<std::size_t> whole_number(std::string_view text) {
   std::size_t value = 0;
@@ -229,33 +226,23 @@ std::vector<std::size_t> assign_shards(std::span<const double> costs, std::size_
 
 std::map<std::string, double> read_case_timings(const std::filesystem::path& path,
                                                 std::string_view field) {
-  const std::string label = fmt::format("{} {}", field, path.string());
-  return case_timings(read_json_file(path, "bench result", label), label);
+  return case_timings(
+      read_result_json(path, "bench result", fmt::format("{} {}", field, path.string())));
 }
 
-std::map<std::string, double> case_timings(const json& doc, std::string_view label) {
-  const bool gpurun = doc.is_object() && doc.contains("context") && doc["context"].is_object() &&
-                      doc["context"].contains("gpurun");
-  if (!gpurun || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
-    throw usage_error(
-        fmt::format("{}: not a gpurun bench result (gpurun bench --json FILE)", label));
+std::map<std::string, double> case_timings(const BenchReport& report) {
   std::map<std::string, double> timings;
-  for (const auto& entry : doc["benchmarks"]) {
-    if (!entry.is_object() || !entry.contains("gpurun") || !entry["gpurun"].is_object() ||
-        !entry.contains("name") || !entry["name"].is_string())
+  for (const CaseResult& c : report.cases) {
+    if (!c.ok)
       continue;
-    const json& g = entry["gpurun"];
-    if (g.contains("status") && g["status"] != "ok")
-      continue;
-    double seconds = 0;
-    if (g.contains("wall_s") && g["wall_s"].is_number()) {
-      seconds = g["wall_s"].get<double>();
-    } else if (g.contains("samples_s") && g["samples_s"].is_array()) {
-      for (const auto& s : g["samples_s"])
-        seconds += s.is_number() ? s.get<double>() : 0;
+    double seconds = c.measurement.wall_s;
+    if (!(seconds > 0)) {
+      seconds = 0;
+      for (const double s : c.measurement.samples_s)
+        seconds += s;
     }
     if (std::isfinite(seconds) && seconds > 0)
-      timings[entry["name"].get<std::string>()] = seconds;
+      timings[c.name] = seconds;
   }
   return timings;
 }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/report.hpp"
 #include "bench/suite.hpp"
 
 namespace gpurun::bench {
@@ -76,8 +77,7 @@ struct CaseCosts {
 /// result is a usage Error naming `field` and the file.
 [[nodiscard]] std::map<std::string, double>
 read_case_timings(const std::filesystem::path& path, std::string_view field = "--balance-from");
-/// The same from a parsed document; `label` begins the error.
-[[nodiscard]] std::map<std::string, double> case_timings(const nlohmann::json& doc,
-                                                         std::string_view label);
+/// The same from a report read back (bench/result_json).
+[[nodiscard]] std::map<std::string, double> case_timings(const BenchReport& report);
 
 } // namespace gpurun::bench

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace gpurun {
 
@@ -12,7 +11,6 @@ namespace {
 
 using bench::BenchReport;
 using bench::CaseResult;
-using nlohmann::ordered_json;
 
 std::string axis_value(const CaseResult& c, const std::string& axis) {
   for (const auto& [name, value] : c.point)
@@ -34,10 +32,6 @@ std::string throughput(std::optional<double> v) {
 
 std::string percent(std::optional<double> v) {
   return v ? fmt::format("{:.1f}%", 100 * *v) : std::string();
-}
-
-ordered_json optional_number(std::optional<double> v) {
-  return v ? ordered_json(*v) : ordered_json();
 }
 
 // Markdown cells must not carry '|' or line breaks.
@@ -86,85 +80,6 @@ std::string render_table(const std::vector<Column>& columns, std::size_t rows) {
 
 bool any_of_cases(const BenchReport& report, bool (*has)(const CaseResult&)) {
   return std::any_of(report.cases.begin(), report.cases.end(), has);
-}
-
-ordered_json case_json(const CaseResult& c, const BenchReport& report) {
-  const auto& m = c.measurement;
-  ordered_json axes = ordered_json::object();
-  for (const auto& [name, value] : c.point)
-    axes[name] = value;
-  ordered_json g{{"case", c.case_name}, {"axes", axes}, {"status", c.ok ? "ok" : "skipped"}};
-  const std::string& device = c.device.empty() ? report.device : c.device;
-  const int device_index = c.device.empty() ? report.device_index : c.device_index;
-  if (!c.ok) {
-    g["reason"] = c.reason;
-    g["device"] = device;
-    g["device_index"] = device_index;
-    g["host_name"] = report.host_name;
-    return g;
-  }
-  g["samples_s"] = m.samples_s;
-  g["median_s"] = c.summary.median;
-  g["mean_s"] = c.summary.mean;
-  g["min_s"] = c.summary.min;
-  g["max_s"] = c.summary.max;
-  g["stdev_s"] = c.summary.stdev;
-  g["noise"] = c.summary.noise;
-  g["stop_reason"] = std::string(bench::to_string(m.stop_reason));
-  g["batch_s"] = c.batch ? ordered_json(c.batch->median) : ordered_json();
-  g["batch_launches"] = m.batch_launches;
-  g["batch_samples_s"] = m.batch_samples_s;
-  g["throttled_discarded"] = m.throttled_discarded;
-  if (m.clocks)
-    g["sm_clock_mhz"] = {{"min", m.clocks->min_mhz},
-                         {"mean", m.clocks->mean_mhz},
-                         {"default", m.clocks->default_mhz}};
-  g["energy_j"] = optional_number(m.energy_j);
-  g["power_w"] = optional_number(m.power_w);
-  g["bytes"] = optional_number(c.bytes);
-  g["flops"] = optional_number(c.flops);
-  g["bandwidth_gbs"] = optional_number(c.bandwidth_gbs);
-  g["peak_fraction"] = optional_number(c.peak_fraction);
-  g["measured_peak_fraction"] = optional_number(c.measured_peak_fraction);
-  g["gflops"] = optional_number(c.gflops);
-  g["outliers"] = c.outliers;
-  g["wall_s"] = m.wall_s;
-  g["warnings"] = c.warnings;
-  g["device"] = device;
-  g["device_index"] = device_index;
-  g["host_name"] = report.host_name;
-  return g;
-}
-
-ordered_json device_json(const bench::DeviceRecord& d) {
-  return {{"index", d.index},
-          {"name", d.name},
-          {"arch", d.arch},
-          {"driver_version", d.driver_version},
-          {"l2_bytes", d.l2_bytes},
-          {"peak_bandwidth_gbs", d.peak_bandwidth_gbs},
-          {"measured_peak_gbs", optional_number(d.measured_peak_gbs)},
-          {"peak_error", d.peak_error.empty() ? ordered_json() : ordered_json(d.peak_error)},
-          {"clocks", d.clocks},
-          {"cases", d.cases},
-          {"busy_s", d.busy_s},
-          {"status", d.failed() ? "failed" : "ok"},
-          {"error", d.failed() ? ordered_json(d.error) : ordered_json()}};
-}
-
-ordered_json p2p_json(const bench::PeerMatrix& m) {
-  ordered_json gbs = ordered_json::array();
-  for (const auto& row : m.gbs) {
-    ordered_json r = ordered_json::array();
-    for (const auto& v : row)
-      r.push_back(optional_number(v));
-    gbs.push_back(std::move(r));
-  }
-  return {{"devices", m.devices},
-          {"bytes", m.bytes},
-          {"gbs", gbs},
-          {"path", m.path},
-          {"errors", m.errors}};
 }
 
 } // namespace
@@ -301,109 +216,6 @@ std::string p2p_markdown(const bench::PeerMatrix& m) {
   for (const auto& e : m.errors)
     out += e + '\n';
   return out;
-}
-
-ordered_json bench_json(const BenchReport& report) {
-  ordered_json gpurun{
-      {"version", report.version},
-      {"suite", report.suite},
-      {"backend", report.backend},
-      {"device", report.device},
-      {"device_index", report.device_index},
-      {"arch", report.arch},
-      {"driver_version", report.driver_version},
-      {"l2_bytes", report.l2_bytes},
-      {"peak_bandwidth_gbs", report.peak_bandwidth_gbs},
-      {"measured_peak_gbs", optional_number(report.measured_peak_gbs)},
-      {"peak_error", report.peak_error.empty() ? ordered_json() : ordered_json(report.peak_error)},
-      {"mode", report.mode},
-      {"hold", report.hold},
-      {"max_noise", report.rules.max_noise},
-      {"min_samples", report.rules.min_samples},
-      {"min_time_s", report.rules.min_time_s},
-      {"timeout_s", report.rules.timeout_s},
-      {"clocks", report.clocks}};
-  if (report.multi_device()) {
-    ordered_json devices = ordered_json::array();
-    for (const auto& d : report.devices)
-      devices.push_back(device_json(d));
-    gpurun["devices"] = devices;
-    gpurun["wall_s"] = report.wall_s;
-  }
-  if (report.p2p)
-    gpurun["p2p"] = p2p_json(*report.p2p);
-  if (report.shard) {
-    const auto& shard = *report.shard;
-    gpurun["shard"] = {{"index", shard.index},         {"count", shard.count},
-                       {"source", shard.source},       {"cost_basis", shard.cost_basis},
-                       {"cases", report.cases.size()}, {"suite_cases", shard.suite_cases}};
-  }
-  ordered_json context{{"date", report.date},
-                       {"host_name", report.host_name},
-                       {"executable", "gpurun"},
-                       {"num_cpus", 1},
-                       {"mhz_per_cpu", 0},
-                       {"cpu_scaling_enabled", false},
-                       {"caches", ordered_json::array()},
-                       {"library_build_type", "release"},
-                       {"library_version", "gpurun " + report.version},
-                       {"json_schema_version", 1},
-                       {"gpurun", gpurun}};
-  ordered_json benchmarks = ordered_json::array();
-  for (std::size_t i = 0; i < report.cases.size(); ++i) {
-    const CaseResult& c = report.cases[i];
-    ordered_json b{{"name", c.name},
-                   {"family_index", i},
-                   {"per_family_instance_index", 0},
-                   {"run_name", c.name},
-                   {"run_type", "iteration"},
-                   {"repetitions", 1},
-                   {"repetition_index", 0},
-                   {"threads", 1}};
-    if (!c.ok) {
-      b["error_occurred"] = true;
-      b["error_message"] = c.reason;
-      b["iterations"] = 0;
-      b["real_time"] = 0;
-      b["cpu_time"] = 0;
-      b["time_unit"] = "us";
-      b["gpurun"] = case_json(c, report);
-      benchmarks.push_back(std::move(b));
-      continue;
-    }
-    b["iterations"] = c.summary.count;
-    b["real_time"] = c.summary.median * 1e6;
-    b["cpu_time"] = c.summary.median * 1e6;
-    b["time_unit"] = "us";
-    if (c.bytes && c.summary.median > 0)
-      b["bytes_per_second"] = *c.bytes / c.summary.median;
-    if (c.flops && c.summary.median > 0)
-      b["items_per_second"] = *c.flops / c.summary.median;
-    b["gpurun"] = case_json(c, report);
-    benchmarks.push_back(std::move(b));
-    // The aggregates Google Benchmark writes for a run with repetitions.
-    const std::pair<const char*, double> aggregates[] = {{"mean", c.summary.mean * 1e6},
-                                                         {"median", c.summary.median * 1e6},
-                                                         {"stddev", c.summary.stdev * 1e6},
-                                                         {"cv", c.summary.noise}};
-    for (const auto& [name, value] : aggregates) {
-      const bool cv = std::string_view(name) == "cv";
-      benchmarks.push_back({{"name", fmt::format("{}_{}", c.name, name)},
-                            {"family_index", i},
-                            {"per_family_instance_index", 0},
-                            {"run_name", c.name},
-                            {"run_type", "aggregate"},
-                            {"repetitions", c.summary.count},
-                            {"threads", 1},
-                            {"aggregate_name", name},
-                            {"aggregate_unit", cv ? "percentage" : "time"},
-                            {"iterations", c.summary.count},
-                            {"real_time", value},
-                            {"cpu_time", value},
-                            {"time_unit", "us"}});
-    }
-  }
-  return {{"context", context}, {"benchmarks", benchmarks}};
 }
 
 std::string bench_csv(const BenchReport& report) {

@@ -1,11 +1,8 @@
 #pragma once
-// `gpurun bench` results in each form: the aligned Markdown table shown on the console (and
-// written by --md), Google Benchmark's JSON (--json; its tools/compare.py reads it, and so does
-// `gpurun compare`) and CSV (--csv).
+// `gpurun bench` results as text: the aligned Markdown table shown on the console (and written by
+// --md) and CSV (--csv). The JSON (--json) is bench/result_json's.
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "base/format.hpp"
 #include "bench/report.hpp"
@@ -15,10 +12,6 @@ namespace gpurun {
 /// The aligned Markdown table, one row per case (a skipped case names its reason in the
 /// warnings column).
 [[nodiscard]] std::string bench_markdown(const bench::BenchReport& report);
-
-/// Google Benchmark's JSON document (json_schema_version 1) with gpurun's own fields, every raw
-/// sample included (docs/bench.md).
-[[nodiscard]] nlohmann::ordered_json bench_json(const bench::BenchReport& report);
 
 /// The cases of one device model (a multi-device report keeps models apart): a title
 /// ("gpurun PTX emulator (sm_90), devices 0, 1") and the report narrowed to that model's cases and

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_text.hpp"
+#include "bench/result_json.hpp"
 #include "output/bench_report.hpp"
 #include "output/comparison_report.hpp"
 #include "output/error_report.hpp"
@@ -147,7 +148,7 @@ void JsonPrinter::do_print_compile(const CompileReport& report) {
 }
 
 void JsonPrinter::do_print_bench(const bench::BenchReport& report) {
-  out() << dump_document(bench_json(report)) << '\n';
+  out() << dump_document(bench::result_json(report)) << '\n';
 }
 
 void JsonPrinter::do_print_threads(const ThreadsReport& report) {

@@ -22,8 +22,6 @@ namespace gpurun {
 
 namespace {
 
-using nlohmann::json;
-
 [[noreturn]] void invalid(std::string_view label, std::string_view what) {
   throw usage_error(fmt::format("{}: {}", label, what));
 }
@@ -36,49 +34,31 @@ std::optional<double> number_of(std::string_view text) {
   return value;
 }
 
-std::optional<double> number_field(const json& object, const char* key) {
-  const auto it = object.find(key);
-  if (it == object.end() || !it->is_number())
-    return std::nullopt;
-  const double v = it->get<double>();
-  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-
-std::string text_field(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+std::optional<double> finite(std::optional<double> v) {
+  return v && std::isfinite(*v) ? v : std::nullopt;
 }
 
 /// One measured case as the plot sees it.
 struct Case {
   std::string name;
-  std::vector<std::pair<std::string, std::string>> axes;
+  const bench::AxisPoint* axes = nullptr;
   std::optional<double> median_s, gbs, gflops;
 };
 
-std::vector<Case> read_cases(const json& document, std::string_view label) {
-  if (!document.is_object() || !document.contains("benchmarks") ||
-      !document["benchmarks"].is_array())
-    invalid(label, "not a gpurun bench JSON file (no 'benchmarks' array)");
+std::vector<Case> plot_cases(const bench::BenchReport& report, std::string_view label) {
   std::vector<Case> cases;
-  for (const json& entry : document["benchmarks"]) {
-    if (!entry.is_object() || !entry.contains("gpurun") || !entry["gpurun"].is_object())
-      continue; // an aggregate entry, for Google Benchmark's tools
-    const json& g = entry["gpurun"];
-    Case c;
-    c.name = text_field(g, "case");
-    if (const auto it = g.find("axes"); it != g.end() && it->is_object())
-      for (const auto& [name, value] : it->items())
-        c.axes.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
-    if (text_field(g, "status") == "ok") {
-      c.median_s = number_field(g, "median_s");
-      c.gbs = number_field(g, "bandwidth_gbs");
-      c.gflops = number_field(g, "gflops");
+  cases.reserve(report.cases.size());
+  for (const bench::CaseResult& r : report.cases) {
+    Case c{r.case_name, &r.point, {}, {}, {}};
+    if (r.ok) {
+      c.median_s = finite(r.summary.median);
+      c.gbs = finite(r.bandwidth_gbs);
+      c.gflops = finite(r.gflops);
     }
     cases.push_back(std::move(c));
   }
   if (cases.empty())
-    invalid(label, "not a gpurun bench JSON file (no case has a 'gpurun' member)");
+    invalid(label, "no case to plot");
   return cases;
 }
 
@@ -88,7 +68,7 @@ std::string pick_axis(const std::vector<Case>& cases, std::string_view label) {
   std::unordered_map<std::string, std::set<double>> values;
   std::unordered_set<std::string> non_numeric;
   for (const Case& c : cases)
-    for (const auto& [name, value] : c.axes) {
+    for (const auto& [name, value] : *c.axes) {
       if (!values.contains(name) && !non_numeric.contains(name))
         order.push_back(name);
       if (const auto v = number_of(value))
@@ -156,15 +136,15 @@ PlotMetric parse_plot_metric(std::string_view text, std::string_view flag) {
       fmt::format("{}: '{}' is not one of auto, time, bandwidth, flops", flag, one_line(text)));
 }
 
-PlotData make_plot(const json& document, std::string_view label,
+PlotData make_plot(const bench::BenchReport& report, std::string_view label,
                    const std::optional<std::string>& x_axis, PlotMetric metric) {
-  const std::vector<Case> cases = read_cases(document, label);
+  const std::vector<Case> cases = plot_cases(report, label);
   PlotData plot;
   plot.x_axis = x_axis ? *x_axis : pick_axis(cases, label);
   if (x_axis) {
     bool found = false;
     for (const Case& c : cases)
-      for (const auto& [name, value] : c.axes)
+      for (const auto& [name, value] : *c.axes)
         if (name == *x_axis) {
           found = true;
           if (!number_of(value))
@@ -188,7 +168,7 @@ PlotData make_plot(const json& document, std::string_view label,
   for (const Case& c : cases) {
     std::optional<double> x;
     std::string series = c.name;
-    for (const auto& [name, value] : c.axes) {
+    for (const auto& [name, value] : *c.axes) {
       if (name == plot.x_axis)
         x = number_of(value);
       else
@@ -253,22 +233,17 @@ PlotData make_plot(const json& document, std::string_view label,
   plot.log_y =
       plot.log_x && metric == PlotMetric::time && ys.front() > 0 && ys.back() / ys.front() >= 16;
 
-  const json context = document.value("context", json::object());
-  const json own = context.is_object() ? context.value("gpurun", json::object()) : json::object();
-  if (metric == PlotMetric::bandwidth && own.is_object()) {
-    if (const auto peak = number_field(own, "peak_bandwidth_gbs"); peak && *peak > 0)
-      plot.peak_gbs = peak;
-    if (const auto peak = number_field(own, "measured_peak_gbs"); peak && *peak > 0)
+  if (metric == PlotMetric::bandwidth) {
+    if (report.peak_bandwidth_gbs > 0 && std::isfinite(report.peak_bandwidth_gbs))
+      plot.peak_gbs = report.peak_bandwidth_gbs;
+    if (const auto peak = finite(report.measured_peak_gbs); peak && *peak > 0)
       plot.measured_peak_gbs = peak;
   }
-  const std::string suite = own.is_object() ? text_field(own, "suite") : "";
-  const std::string device = own.is_object() ? text_field(own, "device") : "";
-  const std::string mode = own.is_object() ? text_field(own, "mode") : "";
-  plot.title = suite.empty() ? std::string(label) : suite;
-  if (!device.empty())
-    plot.title += " on " + device;
-  if (!mode.empty())
-    plot.title += " (" + mode + ")";
+  plot.title = report.suite.empty() ? std::string(label) : report.suite;
+  if (!report.device.empty())
+    plot.title += " on " + report.device;
+  if (!report.mode.empty())
+    plot.title += " (" + report.mode + ")";
   return plot;
 }
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include "bench/report.hpp"
 
 namespace gpurun {
 
@@ -34,7 +34,7 @@ struct PlotSeries {
   std::vector<PlotPoint> points; ///< ascending x
 };
 
-/// What a plot shows, taken from a gpurun bench JSON document.
+/// What a plot shows, taken from a bench report.
 struct PlotData {
   std::string title;   ///< "stream on NVIDIA H200 (cold)"
   std::string x_axis;  ///< the swept axis
@@ -49,12 +49,12 @@ struct PlotData {
   std::size_t skipped = 0;                 ///< cases left out: skipped, or no value for the metric
 };
 
-/// Builds the plot of a gpurun bench JSON document (`label` names it in errors). `x_axis`: the
-/// axis to plot against (default: the numeric axis with the most values). `metric` automatic:
-/// bandwidth when the cases declare bytes, else time. Throws usage Error naming `label` for a
-/// document that is not gpurun bench JSON, an unknown or non-numeric axis, no case to plot, more
-/// than k_max_plot_series lines (with their count). Linear in the number of cases.
-[[nodiscard]] PlotData make_plot(const nlohmann::json& document, std::string_view label,
+/// Builds the plot of a bench report (`label` names it in errors: "--plot", the result file).
+/// `x_axis`: the axis to plot against (default: the numeric axis with the most values). `metric`
+/// automatic: bandwidth when the cases declare bytes, else time. Throws usage Error naming `label`
+/// for a report without cases, an unknown or non-numeric axis, no case to plot, more than
+/// k_max_plot_series lines (with their count). Linear in the number of cases.
+[[nodiscard]] PlotData make_plot(const bench::BenchReport& report, std::string_view label,
                                  const std::optional<std::string>& x_axis, PlotMetric metric);
 
 /// The gnuplot script that draws `plot` as SVG into `svg_path`.

@@ -1,14 +1,17 @@
 // Bench results as compare and --balance-from read them (base/json_read, bench/result_file,
-// bench/compare, bench/shard): JSON text → ResultFile (gpurun, Google Benchmark or nvbench) →
-// compared with itself; or → the case timings that balance shards. The first byte chooses.
+// bench/compare, bench/result_json, bench/shard): JSON text → ResultFile (gpurun, Google
+// Benchmark or nvbench) → compared with itself; or → a bench report, written again, and the case
+// timings that balance shards. The first byte chooses.
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
 #include "base/json_read.hpp"
+#include "base/json_text.hpp"
 #include "bench/compare.hpp"
 #include "bench/result_file.hpp"
+#include "bench/result_json.hpp"
 #include "bench/shard.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
@@ -23,7 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           bench::parse_result_document(doc, "fuzz.json", "/nonexistent-fuzz");
       (void)bench::compare_results(file, file, {});
     } else {
-      (void)bench::case_timings(doc, "--balance-from fuzz.json");
+      // Read back as bench's own result, written again (merge does), and the timings of a shard's
+      // balance.
+      const bench::BenchReport report = bench::parse_result_json(doc, "--balance-from fuzz.json");
+      (void)json_text(bench::result_json(report));
+      (void)bench::case_timings(report);
     }
   } catch (const Error&) {
   }

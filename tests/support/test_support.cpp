@@ -7,6 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
+#include "base/error.hpp"
+
 namespace gpurun::test {
 
 std::string gpurun_bin() {
@@ -92,6 +96,17 @@ RunResult run_gpurun(const std::string& args, const std::filesystem::path& cwd) 
   return run_shell("env -u SLURM_ARRAY_TASK_ID -u JOB_COMPLETION_INDEX " + quote(gpurun_bin()) +
                        " " + args,
                    cwd);
+}
+
+std::string usage_message(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a usage error";
+  return {};
 }
 
 } // namespace gpurun::test

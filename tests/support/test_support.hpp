@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the test binaries: where things are, running the gpurun binary.
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace gpurun::test {
@@ -24,6 +25,9 @@ struct RunResult {
 /// (default: the source tree). stdin is /dev/null. The job-array variables that shard a benchmark
 /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX) are removed from its environment.
 [[nodiscard]] RunResult run_gpurun(const std::string& args, const std::filesystem::path& cwd = {});
+/// The message of the usage Error `f` throws; a test failure when it throws none or another code.
+[[nodiscard]] std::string usage_message(const std::function<void()>& f);
+
 /// Runs any shell command.
 [[nodiscard]] RunResult run_shell(const std::string& command,
                                   const std::filesystem::path& cwd = {});

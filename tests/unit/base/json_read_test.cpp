@@ -15,16 +15,7 @@
 namespace gpurun {
 namespace {
 
-std::string usage_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::usage);
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a usage error";
-  return {};
-}
+using test::usage_message;
 
 std::string nested(std::size_t depth, char open = '[', char close = ']') {
   return std::string(depth, open) + std::string(depth, close);

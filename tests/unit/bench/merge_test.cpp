@@ -1,5 +1,6 @@
 #include "bench/merge.hpp"
 
+#include <functional>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -7,6 +8,8 @@
 
 #include "base/error.hpp"
 #include "bench/result_file.hpp"
+#include "bench/result_json.hpp"
+#include "support/test_support.hpp"
 
 namespace gpurun::bench {
 namespace {
@@ -28,7 +31,7 @@ struct Shard {
 
 /// A shard's result as `gpurun bench --shard` writes it: an iteration entry with a gpurun object
 /// and one aggregate per ok case; "broken" is skipped.
-ShardResult shard_result(const Shard& s) {
+ordered_json shard_document(const Shard& s) {
   ordered_json g{{"version", s.version}, {"suite", s.suite}, {"backend", "cuda"},
                  {"device", s.device},   {"mode", "cold"},   {"min_samples", 10}};
   g["shard"] = {{"index", s.index},      {"count", s.count},        {"source", "--shard"},
@@ -66,18 +69,29 @@ ShardResult shard_result(const Shard& s) {
   ordered_json doc{
       {"context", {{"date", "2024-06-11T10:00:00+00:00"}, {"host_name", s.host}, {"gpurun", g}}},
       {"benchmarks", benchmarks}};
-  return {fmt::format("shard-{}.json", s.index), doc};
+  return doc;
+}
+
+ShardResult parsed(const std::string& label, const ordered_json& doc) {
+  return {label, parse_result_json(nlohmann::json::parse(doc.dump()), label)};
+}
+
+ShardResult shard_result(const Shard& s) {
+  return parsed(fmt::format("shard-{}.json", s.index), shard_document(s));
+}
+
+/// The merged document as `gpurun merge` writes it.
+ordered_json document(const MergedReport& merged) {
+  return result_json(merged.report);
+}
+
+/// The message of merging one shard given as a document.
+std::string document_message(const ordered_json& doc, const std::string& label = "shard-0.json") {
+  return test::usage_message([&] { (void)merge_shards({parsed(label, doc)}); });
 }
 
 std::string usage_message(const std::vector<ShardResult>& shards, MergeOptions options = {}) {
-  try {
-    (void)merge_shards(shards, options);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::usage);
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a usage error";
-  return {};
+  return test::usage_message([&] { (void)merge_shards(shards, options); });
 }
 
 std::vector<std::string> case_names(const ordered_json& doc) {
@@ -99,18 +113,19 @@ TEST(Merge, CombinesShardsInSuiteOrder) {
   EXPECT_TRUE(merged.missing.empty());
   EXPECT_TRUE(merged.warnings.empty()) << merged.warnings.front();
   EXPECT_EQ(merged.hosts, (std::vector<std::string>{"node0", "node1", "node2"}));
-  const auto& doc = merged.document;
+  const auto doc = document(merged);
   EXPECT_EQ(case_names(doc), k_suite);
-  // Aggregates follow their case; the families are numbered again.
-  ASSERT_EQ(doc["benchmarks"].size(), 9u);
-  EXPECT_EQ(doc["benchmarks"][1]["name"], "copy/N:1_median");
-  EXPECT_EQ(doc["benchmarks"][1]["family_index"], 0);
-  EXPECT_EQ(doc["benchmarks"][8]["name"], "broken");
-  EXPECT_EQ(doc["benchmarks"][8]["family_index"], 4);
+  // Aggregates follow their case (written again, four per measured case); the families are
+  // numbered again.
+  ASSERT_EQ(doc["benchmarks"].size(), 21u);
+  EXPECT_EQ(doc["benchmarks"][2]["name"], "copy/N:1_median");
+  EXPECT_EQ(doc["benchmarks"][2]["family_index"], 0);
+  EXPECT_EQ(doc["benchmarks"][20]["name"], "broken");
+  EXPECT_EQ(doc["benchmarks"][20]["family_index"], 4);
   // Each case says where it was measured; a skipped case from an older file gets its shard's.
   EXPECT_EQ(doc["benchmarks"][0]["gpurun"]["host_name"], "node1");
-  EXPECT_EQ(doc["benchmarks"][8]["gpurun"]["host_name"], "node0");
-  EXPECT_EQ(doc["benchmarks"][8]["gpurun"]["device"], "NVIDIA H200");
+  EXPECT_EQ(doc["benchmarks"][20]["gpurun"]["host_name"], "node0");
+  EXPECT_EQ(doc["benchmarks"][20]["gpurun"]["device"], "NVIDIA H200");
   const auto& g = doc["context"]["gpurun"];
   EXPECT_FALSE(g.contains("shard"));
   EXPECT_EQ(g["merged"]["shard_count"], 3);
@@ -146,7 +161,7 @@ TEST(Merge, TheLargestShardCountIsAWholeNumber) {
   const auto merged = merge_shards({shard_result({0, n, k_suite})});
   EXPECT_EQ(merged.shard_count, n);
   EXPECT_EQ(merged.cases, k_suite.size());
-  EXPECT_EQ(merged.document["context"]["gpurun"]["merged"]["shard_count"], n);
+  EXPECT_EQ(document(merged)["context"]["gpurun"]["merged"]["shard_count"], n);
 }
 
 TEST(Merge, MissingCasesAreErrorsUnlessPartial) {
@@ -159,9 +174,9 @@ TEST(Merge, MissingCasesAreErrorsUnlessPartial) {
   ASSERT_EQ(merged.warnings.size(), 1u);
   EXPECT_EQ(merged.warnings[0],
             "partial merge: 2 of 5 cases missing (shards not given: 1/3): copy/N:1, add/N:1");
-  EXPECT_EQ(case_names(merged.document),
+  EXPECT_EQ(case_names(document(merged)),
             (std::vector<std::string>{"copy/N:2", "add/N:2", "broken"}));
-  const auto& m = merged.document["context"]["gpurun"]["merged"];
+  const auto m = document(merged)["context"]["gpurun"]["merged"];
   EXPECT_EQ(m["partial"], true);
   EXPECT_EQ(m["missing"].size(), 2u);
 }
@@ -174,8 +189,12 @@ TEST(Merge, DuplicatedCasesAreErrorsUnlessPartial) {
                                    "(--allow-partial merges what there is)");
   const auto merged = merge_shards(shards, {.allow_partial = true});
   EXPECT_EQ(merged.duplicated, (std::vector<std::string>{"add/N:1"}));
-  EXPECT_EQ(case_names(merged.document), k_suite) << "each case once";
-  EXPECT_EQ(merged.document["benchmarks"][4]["gpurun"]["host_name"], "a") << "the lowest K's";
+  EXPECT_EQ(case_names(document(merged)), k_suite) << "each case once";
+  for (const auto& b : document(merged)["benchmarks"]) {
+    if (b["name"] == "add/N:1") {
+      EXPECT_EQ(b["gpurun"]["host_name"], "a") << "the lowest K's";
+    }
+  }
 }
 
 TEST(Merge, ShardsMustBelongTogether) {
@@ -208,30 +227,34 @@ TEST(Merge, ShardsMustBelongTogether) {
 }
 
 TEST(Merge, WhatIsNotAShardResultNamesTheField) {
-  auto plain = shard_result({0, 1, {}});
-  plain.document["context"]["gpurun"].erase("shard");
-  EXPECT_EQ(usage_message({plain}),
+  auto plain = shard_document({0, 1, {}});
+  plain["context"]["gpurun"].erase("shard");
+  EXPECT_EQ(document_message(plain),
             "shard-0.json: context.gpurun.shard: missing: not the result of one shard (gpurun "
             "bench --shard K/N, or a job array's task)");
-  auto bad = shard_result({0, 1, {}});
-  bad.document["context"]["gpurun"]["shard"]["index"] = "0";
-  EXPECT_EQ(usage_message({bad}),
+  auto bad = shard_document({0, 1, {}});
+  bad["context"]["gpurun"]["shard"]["index"] = "0";
+  EXPECT_EQ(document_message(bad),
             "shard-0.json: context.gpurun.shard.index: expected a whole number ≥ 0");
-  bad = shard_result({0, 1, {}});
-  bad.document["context"]["gpurun"]["shard"]["index"] = 1;
-  EXPECT_EQ(usage_message({bad}), "shard-0.json: context.gpurun.shard: shard 1/1 is not one of N");
-  bad = shard_result({0, 1, {}});
-  bad.document.erase("benchmarks");
-  EXPECT_EQ(usage_message({bad}), "shard-0.json: benchmarks: expected an array");
-  EXPECT_EQ(usage_message({{"x.json", ordered_json::array()}}), "x.json: not a JSON object");
+  bad = shard_document({0, 1, {}});
+  bad["context"]["gpurun"]["shard"]["index"] = 1;
+  EXPECT_EQ(document_message(bad), "shard-0.json: context.gpurun.shard: shard 1/1 is not one of N");
+  bad = shard_document({0, 1, {}});
+  bad.erase("benchmarks");
+  EXPECT_EQ(document_message(bad), "shard-0.json: benchmarks: missing: not a gpurun bench result");
+  bad = shard_document({0, 1, {}});
+  bad["context"]["gpurun"].erase("version");
+  EXPECT_EQ(document_message(bad), "shard-0.json: context.gpurun.version: missing");
+  EXPECT_EQ(document_message(ordered_json::array(), "x.json"), "x.json: not a JSON object");
   EXPECT_EQ(usage_message({}), "merge: no shard results given");
 }
 
 TEST(Merge, DifferentDevicesAndSettingsAreAllowedButSaid) {
-  auto b = shard_result({1, 2, {"add/N:1", "add/N:2", "broken"}, "n1", "NVIDIA A100"});
-  b.document["context"]["gpurun"]["mode"] = "hot";
+  auto b = shard_document({1, 2, {"add/N:1", "add/N:2", "broken"}, "n1", "NVIDIA A100"});
+  b["context"]["gpurun"]["mode"] = "hot";
   const auto merged =
-      merge_shards({shard_result({0, 2, {"copy/N:1", "copy/N:2"}, "n0", "NVIDIA H200"}), b});
+      merge_shards({shard_result({0, 2, {"copy/N:1", "copy/N:2"}, "n0", "NVIDIA H200"}),
+                    parsed("shard-1.json", b)});
   EXPECT_EQ(merged.devices, (std::vector<std::string>{"NVIDIA H200", "NVIDIA A100"}));
   ASSERT_EQ(merged.warnings.size(), 2u);
   EXPECT_EQ(merged.warnings[0], "shard-1.json: measured with mode \"hot\", shard-0.json with "
@@ -239,7 +262,7 @@ TEST(Merge, DifferentDevicesAndSettingsAreAllowedButSaid) {
   EXPECT_EQ(merged.warnings[1], "cases measured on 2 device models: NVIDIA H200 (2 cases), "
                                 "NVIDIA A100 (3 cases); their times compare only within one "
                                 "model");
-  EXPECT_EQ(merged.document["context"]["gpurun"]["device"], "NVIDIA H200, NVIDIA A100");
+  EXPECT_EQ(document(merged)["context"]["gpurun"]["device"], "NVIDIA H200, NVIDIA A100");
 }
 
 } // namespace

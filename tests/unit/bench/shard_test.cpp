@@ -13,16 +13,7 @@
 namespace gpurun::bench {
 namespace {
 
-std::string usage_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::usage);
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a usage error";
-  return {};
-}
+using test::usage_message;
 
 EnvLookup fake_env(std::map<std::string, std::string> vars) {
   return [vars = std::move(vars)](const char* name) -> std::optional<std::string> {
@@ -273,10 +264,9 @@ TEST(Shard, ReadsCaseTimingsOfABenchResult) {
               (void)read_case_timings(dir / "gbench.json");
             }).find("gbench.json: not a gpurun bench result"),
             std::string::npos);
-  EXPECT_NE(usage_message([&] {
-              (void)read_case_timings(dir / "absent.json");
-            }).find("--balance-from " + (dir / "absent.json").string() +
-                    ": cannot read the bench result file: No such file or directory"),
+  EXPECT_NE(usage_message([&] { (void)read_case_timings(dir / "absent.json"); })
+                .find("--balance-from " + (dir / "absent.json").string() +
+                      ": cannot read the bench result file: No such file or directory"),
             std::string::npos);
 }
 

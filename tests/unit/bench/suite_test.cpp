@@ -17,16 +17,7 @@ std::filesystem::path write_suite(const std::string& text) {
   return dir / "suite.json";
 }
 
-std::string usage_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::usage);
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a usage error";
-  return {};
-}
+using test::usage_message;
 
 const char* k_suite = R"({
   "name": "s",

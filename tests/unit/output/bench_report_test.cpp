@@ -56,27 +56,6 @@ TEST(BenchReport, MarkdownTableIsAlignedWithAxisColumns) {
   }
 }
 
-TEST(BenchReport, JsonFollowsGoogleBenchmarksSchema) {
-  const auto j = bench_json(two_cases());
-  EXPECT_EQ(j["context"]["json_schema_version"], 1);
-  EXPECT_EQ(j["context"]["library_version"], "gpurun 1.2.3");
-  const auto& b = j["benchmarks"];
-  ASSERT_EQ(b.size(), 6u) << "ok case + 4 aggregates + skipped case";
-  EXPECT_EQ(b[0]["name"], "copy/N:1024");
-  EXPECT_EQ(b[0]["run_type"], "iteration");
-  EXPECT_EQ(b[0]["iterations"], 3);
-  EXPECT_DOUBLE_EQ(b[0]["real_time"].get<double>(), 2.0);
-  EXPECT_EQ(b[0]["time_unit"], "us");
-  EXPECT_DOUBLE_EQ(b[0]["bytes_per_second"].get<double>(), 8192 / 2e-6);
-  EXPECT_EQ(b[0]["gpurun"]["samples_s"].size(), 3u);
-  EXPECT_EQ(b[2]["name"], "copy/N:1024_median");
-  EXPECT_EQ(b[2]["run_type"], "aggregate");
-  EXPECT_EQ(b[2]["aggregate_name"], "median");
-  EXPECT_EQ(b[5]["error_occurred"], true);
-  EXPECT_EQ(b[5]["error_message"], "check out failed");
-  EXPECT_EQ(b[5]["gpurun"]["status"], "skipped");
-}
-
 TEST(BenchReport, CsvQuotesFieldsWithCommas) {
   const std::string csv = bench_csv(two_cases());
   EXPECT_TRUE(csv.starts_with("name,case,N,status,samples,median_s,")) << csv;

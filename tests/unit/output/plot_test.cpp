@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
+#include "bench/result_json.hpp"
 
 namespace gpurun {
 namespace {
@@ -14,10 +15,17 @@ json bench_case(const std::string& name, json axes, double median_s,
                 std::optional<double> gbs = std::nullopt, const std::string& status = "ok") {
   json g{{"case", name}, {"axes", std::move(axes)}, {"status", status}};
   if (status == "ok") {
+    g["samples_s"] = {median_s};
     g["median_s"] = median_s;
     g["bandwidth_gbs"] = gbs ? json(*gbs) : json();
   }
   return {{"name", name}, {"gpurun", g}};
+}
+
+/// The plot of a result document, read as `gpurun plot` reads it.
+PlotData plot_of(const json& document, std::string_view label,
+                 const std::optional<std::string>& x_axis, PlotMetric metric) {
+  return gpurun::make_plot(bench::parse_result_json(document, label), label, x_axis, metric);
 }
 
 json sweep_document() {
@@ -42,7 +50,7 @@ json sweep_document() {
 }
 
 TEST(Plot, SweepAxisSeriesAndLogScaleComeFromTheCases) {
-  const PlotData plot = make_plot(sweep_document(), "r.json", std::nullopt, PlotMetric::time);
+  const PlotData plot = plot_of(sweep_document(), "r.json", std::nullopt, PlotMetric::time);
   EXPECT_EQ(plot.x_axis, "N"); // T is not numeric
   EXPECT_EQ(plot.title, "stream on NVIDIA H200 (cold)");
   ASSERT_EQ(plot.series.size(), 2u);
@@ -62,7 +70,7 @@ TEST(Plot, SweepAxisSeriesAndLogScaleComeFromTheCases) {
 }
 
 TEST(Plot, AutomaticMetricIsBandwidthWithPeakLinesWhenCasesHaveBytes) {
-  const PlotData plot = make_plot(sweep_document(), "r.json", std::nullopt, PlotMetric::automatic);
+  const PlotData plot = plot_of(sweep_document(), "r.json", std::nullopt, PlotMetric::automatic);
   EXPECT_EQ(plot.metric, PlotMetric::bandwidth);
   EXPECT_EQ(plot.y_label, "bandwidth (GB/s)");
   EXPECT_DOUBLE_EQ(plot.series[0].points.front().y, 8.0);
@@ -84,7 +92,7 @@ TEST(Plot, LinearSweepsAndQuotesInTitles) {
   for (int b : {64, 96, 128})
     benchmarks.push_back(bench_case("it's", {{"block", std::to_string(b)}}, 1e-3 * b));
   const PlotData plot =
-      make_plot({{"benchmarks", benchmarks}}, "r.json", std::nullopt, PlotMetric::automatic);
+      plot_of({{"benchmarks", benchmarks}}, "r.json", std::nullopt, PlotMetric::automatic);
   EXPECT_EQ(plot.metric, PlotMetric::time); // no bytes
   EXPECT_FALSE(plot.log_x);
   EXPECT_EQ(plot.y_label, "median time (ms)");
@@ -95,7 +103,7 @@ TEST(Plot, LinearSweepsAndQuotesInTitles) {
 void expect_usage_error(const json& document, const std::optional<std::string>& x,
                         PlotMetric metric, const std::string& message) {
   try {
-    (void)make_plot(document, "r.json", x, metric);
+    (void)plot_of(document, "r.json", x, metric);
     FAIL() << "no error for " << message;
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::usage);
@@ -105,10 +113,10 @@ void expect_usage_error(const json& document, const std::optional<std::string>& 
 
 TEST(Plot, ErrorsNameTheFileAndWhatIsWrong) {
   expect_usage_error(json::object(), std::nullopt, PlotMetric::time,
-                     "r.json: not a gpurun bench JSON file (no 'benchmarks' array)");
+                     "r.json: benchmarks: missing: not a gpurun bench result");
   expect_usage_error({{"benchmarks", json::array({{{"name", "x"}}})}}, std::nullopt,
                      PlotMetric::time,
-                     "r.json: not a gpurun bench JSON file (no case has a 'gpurun' member)");
+                     "r.json: not a gpurun bench result (gpurun bench --json FILE)");
   expect_usage_error(sweep_document(), "M", PlotMetric::time, "r.json: no case has an axis 'M'");
   expect_usage_error(sweep_document(), "T", PlotMetric::time,
                      "r.json: axis 'T' has the value 'float', which is not a number");
@@ -135,7 +143,7 @@ json many_series_document(std::size_t series, int points) {
 
 TEST(Plot, ManyCasesGroupIntoTheirSeriesInOrder) {
   const PlotData plot =
-      make_plot(many_series_document(k_max_plot_series, 500), "r.json", "N", PlotMetric::time);
+      plot_of(many_series_document(k_max_plot_series, 500), "r.json", "N", PlotMetric::time);
   ASSERT_EQ(plot.series.size(), k_max_plot_series);
   for (std::size_t s = 0; s < plot.series.size(); ++s) {
     EXPECT_EQ(plot.series[s].title, "case" + std::to_string(s));
