@@ -7,7 +7,7 @@
 # Usage: scripts/fuzz.sh [--merge] [--replay] [SECONDS_PER_TARGET] [TARGET...]
 #   SECONDS_PER_TARGET  default 60
 #   TARGET              arg_spec run_spec bench_suite bench_result merge_shards plot npy expr
-#                       signature ptx_entries ptx_module amdgpu_code_object
+#                       signature ptx_entries ptx_module amdgpu_code_object module_image
 #                       (default: all)
 #   --merge             merge inputs that reach new code back into tests/fuzz/corpus/TARGET
 #   --replay            only replay the corpus and the regressions, no fuzzing
@@ -20,7 +20,7 @@ ROOT=$PWD
 BUILD=${BUILD:-build-debug}
 WORK=${FUZZ_WORK:-/tmp/gpurun-fuzz}
 ALL_TARGETS=(arg_spec run_spec bench_suite bench_result merge_shards plot npy expr regex signature
-  ptx_entries ptx_module amdgpu_code_object)
+  ptx_entries ptx_module amdgpu_code_object module_image)
 
 merge=0
 replay_only=0
