@@ -7,11 +7,12 @@
 namespace gpurun {
 
 /// The source language of a kernel file, from its extension (.cu .cuh → cuda, .hip → hip,
-/// .cl → opencl, .metal → metal, .ptx → ptx). Throws Error(usage) naming the file otherwise.
+/// .cl → opencl, .metal → metal, .ptx and .fatbin → ptx). Throws Error(usage) naming the file otherwise.
 [[nodiscard]] Language detect_language(const std::filesystem::path& file);
 
-/// Reads a kernel file and detects its language. Throws Error(usage) naming the file when it
-/// cannot be read or its extension is unknown.
+/// Reads a kernel file and detects its language; a fat binary is read as its PTX (that of the
+/// highest architecture it carries). Throws Error(usage) naming the file when it cannot be read,
+/// its extension is unknown or a fat binary holds no PTX.
 [[nodiscard]] KernelSource load_kernel_source(const std::filesystem::path& file);
 
 /// "cuda", "hip", "opencl", "metal", "ptx".

@@ -41,6 +41,21 @@ TEST(RunE2E, SeedScalarAddFromFlags) {
   EXPECT_NE(r.out.find("39."), std::string::npos) << r.out; // after
 }
 
+// nvcc's fat binary (sm_90 machine code, compute_80/90 PTX) runs on the CPU backend through its
+// PTX; the parameter types come from the PTX, as for a .ptx file.
+TEST(RunE2E, AFatBinaryRunsThroughItsPtx) {
+  auto r = run_gpurun(
+      "tests/data/cubin/params.fatbin --kernel k3 --grid 1 --block 1 --arg a=f32[4] --arg n=2 "
+      "--arg s=7.5 --expect 'a=f32[4]:[0,0,7.5,0]'" +
+      std::string(cpu));
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("k3<<<(1,1,1),(1,1,1)>>>"), std::string::npos) << r.out;
+  r = run_gpurun("tests/data/cubin/sass_only.fatbin --kernel k3 --grid 1 --block 1" +
+                 std::string(cpu));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("sass_only.fatbin: it holds no PTX"), std::string::npos) << r.err;
+}
+
 TEST(RunE2E, SeedScalarAddJson) {
   auto doc = run_json("kernels/examples/scalar_add.json");
   EXPECT_EQ(doc["kernel"], "scalar_add");
@@ -208,10 +223,10 @@ namespace {
 // The kernels the GPU conformance check compares bit for bit between cuda and cpu: on the CPU
 // backend they must run clean under memcheck.
 TEST(RunE2E, ConformanceKernelsRunCleanUnderMemcheck) {
-  for (const char* spec : {"numeric_edges", "matmul_tiled", "warp_reduce", "histogram", "transpose",
-                           "half_math", "block_collectives", "minmax_ftz", "convert_modifiers",
-                           "approx_math", "async_copy", "mma_forms", "wmma_gemm", "wmma_shapes",
-                           "tf32_convert"}) {
+  for (const char* spec :
+       {"numeric_edges", "matmul_tiled", "warp_reduce", "histogram", "transpose", "half_math",
+        "block_collectives", "minmax_ftz", "convert_modifiers", "approx_math", "async_copy",
+        "mma_forms", "wmma_gemm", "wmma_shapes", "tf32_convert"}) {
     auto r = run_gpurun(std::string("tests/data/conformance/") + spec +
                         ".json --backend cpu --memcheck --no-cache -q");
     EXPECT_EQ(r.exit_code, 0) << spec << "\n" << r.out << r.err;

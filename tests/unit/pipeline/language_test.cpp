@@ -49,6 +49,25 @@ TEST(LoadKernelSource, ReadsTextAndDetectsLanguage) {
   EXPECT_EQ(source.path, path);
 }
 
+// nvcc's fat binary runs through its PTX: the highest architecture's, decompressed.
+TEST(LoadKernelSource, AFatBinaryIsReadAsItsPtx) {
+  const auto dir = test::source_dir() / "tests/data/cubin";
+  EXPECT_EQ(detect_language("k.FATBIN"), Language::ptx);
+  const KernelSource source = load_kernel_source(dir / "params.fatbin");
+  EXPECT_EQ(source.language, Language::ptx);
+  EXPECT_NE(source.text.find(".target sm_90"), std::string::npos);
+  EXPECT_NE(source.text.find(".entry k3("), std::string::npos);
+  EXPECT_EQ(source.text.find('\0'), std::string::npos);
+  EXPECT_EQ(test::usage_message([&] { (void)load_kernel_source(dir / "sass_only.fatbin"); }),
+            (dir / "sass_only.fatbin").string() +
+                ": it holds no PTX, only machine code (compile with -gencode "
+                "arch=compute_XX,code=compute_XX to keep the PTX)");
+  const auto renamed = test::temp_dir() / "k.fatbin";
+  std::filesystem::copy_file(dir / "params.cubin", renamed);
+  EXPECT_EQ(test::usage_message([&] { (void)load_kernel_source(renamed); }),
+            renamed.string() + ": not a fat binary (its magic is not 0xBA55ED50)");
+}
+
 TEST(LoadKernelSource, MissingFileIsAUsageErrorNamingIt) {
   try {
     (void)load_kernel_source(test::temp_dir() / "missing.cu");
