@@ -22,7 +22,7 @@ targets=$(cmake --build --preset debug --target help)
 echo "$targets" | grep -q '\bunit_hip\b' && hip=unit_hip
 # Every fuzz target the build defines (tests/fuzz/CMakeLists.txt): each has a replay test in ctest.
 fuzz_targets=$(echo "$targets" | sed -n 's/^\.\.\. \([a-z0-9_]*_fuzz\)$/\1/p' | tr '\n' ' ')
-unit_targets="unit_base unit_pipeline unit_cpu unit_compilers unit_kit unit_cuda $hip"
+unit_targets="unit_base unit_pipeline unit_cpu unit_compilers unit_kit unit_capture unit_cuda $hip"
 if [ $unit_only = 1 ]; then
   cmake --build --preset debug --target $unit_targets $fuzz_targets
   ctest --preset debug -L 'unit|fuzz'
