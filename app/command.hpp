@@ -44,6 +44,7 @@ void add_bench_command(CLI::App& app, CommandEnv& env);   // app/bench.cpp
 void add_compare_command(CLI::App& app, CommandEnv& env); // app/compare.cpp
 void add_merge_command(CLI::App& app, CommandEnv& env);   // app/merge.cpp
 void add_plot_command(CLI::App& app, CommandEnv& env);    // app/plot.cpp
+void add_capture_command(CLI::App& app, CommandEnv& env); // app/capture.cpp
 void add_help_command(CLI::App& app, CommandEnv& env);    // app/help.cpp
 /// `completion` and `man` (app/shell_integration.cpp)
 void add_shell_integration_commands(CLI::App& app, CommandEnv& env);

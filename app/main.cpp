@@ -30,9 +30,9 @@
 
 namespace {
 
-const std::vector<std::string> k_commands = {"run",        "bench",   "compare", "merge", "plot",
-                                             "threads",    "devices", "compile", "list",  "cache",
-                                             "completion", "man",     "help"};
+const std::vector<std::string> k_commands = {"run",     "bench",      "compare", "merge",   "plot",
+                                             "capture", "threads",    "devices", "compile", "list",
+                                             "cache",   "completion", "man",     "help"};
 
 /// `gpurun FILE …` means `gpurun run FILE …`: insert the subcommand when the first argument is
 /// not one of ours (or a top-level flag). A first word that is no file but nearly a command name
@@ -215,6 +215,7 @@ int run_command(std::vector<std::string> args) {
     gpurun::add_compare_command(app, env);
     gpurun::add_merge_command(app, env);
     gpurun::add_plot_command(app, env);
+    gpurun::add_capture_command(app, env);
     gpurun::add_shell_integration_commands(app, env);
     gpurun::add_help_command(app, env);
     app.set_help_all_flag("--help-all", "Print the options of every command");
