@@ -1,14 +1,13 @@
 #include "backends/compilers/nvrtc.hpp"
 #include "backends/compilers/compiler_io.hpp"
 
-#include <cstring>
 #include <fmt/format.h>
-#include <memory>
 #include <string_view>
 #include <vector>
 
 #include "backends/compilers/compat_headers.hpp"
 #include "backends/compilers/nvrtc_api.hpp"
+#include "backends/compilers/rtc_program.hpp"
 #include "backends/kit/cuda_arch.hpp"
 #include "base/error.hpp"
 
@@ -18,26 +17,14 @@ using compilers::add_source_arguments;
 using compilers::std_argument;
 namespace {
 
-[[noreturn]] void throw_nvrtc(nvrtcResult result, const char* call, const char* file, int line) {
-  const auto name = result_name(result);
-  throw BackendError(ExitCode::device, "nvrtc", call, static_cast<long>(result), name,
-                     fmt::format("{} failed: {}", call, name), file, line);
-}
-
-#define GPURUN_NVRTC_CHECK(call_name, expr)                                                        \
-  do {                                                                                             \
-    const nvrtcResult gpurun_nvrtc_result_ = (expr);                                               \
-    if (gpurun_nvrtc_result_ != NVRTC_SUCCESS)                                                     \
-      throw_nvrtc(gpurun_nvrtc_result_, call_name, __FILE__, __LINE__);                            \
-  } while (0)
-
-struct ProgramDeleter {
-  void operator()(_nvrtcProgram* program) const noexcept {
-    if (program != nullptr)
-      library().api.destroy_program(&program);
-  }
+// NVRTC for compilers::RtcProgram.
+struct Nvrtc {
+  using Api = nvrtc::Api;
+  static constexpr nvrtcResult success = NVRTC_SUCCESS;
+  static constexpr const char* name = "nvrtc";
+  static std::string result_name(nvrtcResult result) { return nvrtc::result_name(result); }
 };
-using Program = std::unique_ptr<_nvrtcProgram, ProgramDeleter>;
+using Program = compilers::RtcProgram<Nvrtc>;
 
 void validate_target(const std::string& target) {
   if (!arch::parse_cuda_arch(target))
@@ -86,33 +73,14 @@ std::string one_line(const std::string& text) {
   return out;
 }
 
-std::string program_log(const Api& api, nvrtcProgram program) {
-  std::size_t size = 0;
-  if (api.get_program_log_size(program, &size) != NVRTC_SUCCESS || size <= 1)
-    return {};
-  std::string log(size, '\0');
-  if (api.get_program_log(program, log.data()) != NVRTC_SUCCESS)
-    return {};
-  log.resize(std::strlen(log.c_str()));
-  return log;
-}
-
-std::vector<std::byte> program_output(const Api& api, nvrtcProgram program, bool cubin) {
-  std::size_t size = 0;
+std::vector<std::byte> program_output(const Api& api, const Program& program, bool cubin) {
   if (cubin)
-    GPURUN_NVRTC_CHECK("nvrtcGetCUBINSize", api.get_cubin_size(program, &size));
-  else
-    GPURUN_NVRTC_CHECK("nvrtcGetPTXSize", api.get_ptx_size(program, &size));
-  std::vector<std::byte> out(size);
-  char* data = reinterpret_cast<char*>(out.data());
-  if (cubin) {
-    GPURUN_NVRTC_CHECK("nvrtcGetCUBIN", api.get_cubin(program, data));
-  } else {
-    GPURUN_NVRTC_CHECK("nvrtcGetPTX", api.get_ptx(program, data));
-    // The PTX size counts the terminating NUL; the binary is the text.
-    while (!out.empty() && out.back() == std::byte{0})
-      out.pop_back();
-  }
+    return program.output(api.get_cubin_size, "GetCUBINSize", api.get_cubin, "GetCUBIN");
+  std::vector<std::byte> out =
+      program.output(api.get_ptx_size, "GetPTXSize", api.get_ptx, "GetPTX");
+  // The PTX size counts the terminating NUL; the binary is the text.
+  while (!out.empty() && out.back() == std::byte{0})
+    out.pop_back();
   return out;
 }
 
@@ -144,33 +112,19 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
   const Api& api = lib.api;
 
   const std::string name = source.path.empty() ? std::string("kernel.cu") : source.path.string();
-  const auto headers = compat_headers();
-  std::vector<const char*> header_texts;
-  std::vector<const char*> header_names;
-  for (const auto& h : headers) {
-    header_texts.push_back(h.text);
-    header_names.push_back(h.name);
+  compilers::RtcHeaders headers;
+  for (const auto& h : compat_headers()) {
+    headers.texts.push_back(h.text);
+    headers.names.push_back(h.name);
   }
-
-  nvrtcProgram raw = nullptr;
-  GPURUN_NVRTC_CHECK("nvrtcCreateProgram",
-                     api.create_program(&raw, source.text.c_str(), name.c_str(),
-                                        static_cast<int>(headers.size()), header_texts.data(),
-                                        header_names.data()));
-  Program program(raw);
-  for (const auto& expression : options.name_expressions)
-    GPURUN_NVRTC_CHECK("nvrtcAddNameExpression", api.add_name_expression(raw, expression.c_str()));
+  Program program(api, source.text, name, std::move(headers), options.name_expressions);
 
   const auto args = build_options(source, options, target);
-  std::vector<const char*> argv;
-  for (const auto& a : args)
-    argv.push_back(a.c_str());
-
   CompileResult result;
   result.compiler_version = "nvrtc " + lib.availability.version;
   result.target = target;
-  const nvrtcResult status = api.compile_program(raw, static_cast<int>(argv.size()), argv.data());
-  result.log = program_log(api, raw);
+  const nvrtcResult status = program.compile(args);
+  result.log = program.log();
   if (status == NVRTC_ERROR_COMPILATION || status == NVRTC_ERROR_INVALID_OPTION) {
     // Both are the user's input (source or --opt/--arch); they are reported, not thrown.
     if (result.log.empty())
@@ -192,14 +146,9 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
 
   const bool cubin = target.starts_with("sm_");
   result.binary_format = cubin ? "cubin" : "ptx";
-  result.binary = program_output(api, raw, cubin);
-  for (const auto& expression : options.name_expressions) {
-    const char* lowered = nullptr;
-    GPURUN_NVRTC_CHECK("nvrtcGetLoweredName",
-                       api.get_lowered_name(raw, expression.c_str(), &lowered));
-    if (lowered != nullptr)
-      result.lowered_names[expression] = lowered;
-  }
+  result.binary = program_output(api, program, cubin);
+  result.lowered_names =
+      program.lowered_names(options.name_expressions, compilers::MissingLoweredName::raise);
   result.ok = true;
   return result;
 }

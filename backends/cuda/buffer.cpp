@@ -17,7 +17,7 @@ CudaBuffer::CudaBuffer(std::shared_ptr<ContextState> state, std::size_t bytes)
 CudaBuffer::~CudaBuffer() {
   if (m_ptr == 0 || m_state->abandoned)
     return;
-  (void)m_state->api.ctx_set_current(m_state->context);
+  m_state->make_current_quietly();
   (void)m_state->api.mem_free(m_ptr);
 }
 

@@ -1,11 +1,9 @@
 #include "backends/cuda/context.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
-#include <thread>
 
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/compilers/nvrtc.hpp"
@@ -14,8 +12,11 @@
 #include "backends/cuda/device_assert.hpp"
 #include "backends/cuda/error.hpp"
 #include "backends/cuda/module.hpp"
-#include "backends/cuda/timer.hpp"
 #include "backends/kit/cuda_arch.hpp"
+#include "backends/kit/device_output.hpp"
+#include "backends/kit/event_timer.hpp"
+#include "backends/kit/kernel_arguments.hpp"
+#include "backends/kit/stream_wait.hpp"
 
 namespace gpurun::cuda {
 namespace {
@@ -68,7 +69,7 @@ std::string first_line(const char* log) {
 CudaContext::CudaContext(std::shared_ptr<ContextState> state, const DeviceProperties& properties)
     : m_state(std::move(state)), m_properties(properties) {}
 
-void CudaContext::stream_failed(CUresult result, const char* call, int line,
+void CudaContext::stream_failed(CUresult result, const char* call, const char* file, int line,
                                 std::string_view assert_text) const {
   if (result == CUDA_ERROR_ASSERT) {
     const AssertionLines assertions = find_assertions(assert_text);
@@ -76,17 +77,17 @@ void CudaContext::stream_failed(CUresult result, const char* call, int line,
       throw_error(
           result, call, ExitCode::device,
           describe_assertion(m_state->last_kernel.empty() ? "?" : m_state->last_kernel, assertions),
-          __FILE__, line);
+          file, line);
   }
   if (is_kernel_fault(result) && !m_state->last_kernel.empty())
     throw_error(result, call, ExitCode::device,
-                fmt::format("kernel '{}' faulted", m_state->last_kernel), __FILE__, line);
-  throw_error(result, call, ExitCode::device, fmt::format("{} failed", call), __FILE__, line);
+                fmt::format("kernel '{}' faulted", m_state->last_kernel), file, line);
+  throw_error(result, call, ExitCode::device, fmt::format("{} failed", call), file, line);
 }
 
 void CudaContext::check_stream_call(CUresult result, const char* call, int line) const {
   if (result != CUDA_SUCCESS)
-    stream_failed(result, call, line);
+    stream_failed(result, call, __FILE__, line);
 }
 
 std::unique_ptr<Buffer> CudaContext::allocate(std::size_t bytes) {
@@ -309,27 +310,11 @@ void CudaContext::launch_repeated(Function& fn, const LaunchConfig& config, cons
   auto* function = dynamic_cast<CudaFunction*>(&fn);
   if (function == nullptr)
     throw usage_error(fmt::format("kernel '{}' was not loaded by the cuda backend", fn.name()));
-  // cuLaunchKernel takes a pointer to each argument's bytes; a buffer is its device address.
-  std::vector<std::vector<std::byte>> values;
-  values.reserve(args.values.size());
-  for (std::size_t i = 0; i < args.values.size(); ++i)
-    values.push_back(args.address_form(i));
-  if (function->params_known()) {
-    const auto& params = function->params();
-    if (params.size() != values.size())
-      throw usage_error(fmt::format("kernel '{}' takes {} parameters, {} given", fn.name(),
-                                    params.size(), values.size()));
-    for (std::size_t i = 0; i < params.size(); ++i)
-      if (params[i].size != 0 && params[i].size != values[i].size())
-        throw usage_error(fmt::format("kernel '{}' parameter {}: {} bytes expected, {} given",
-                                      fn.name(), i, params[i].size, values[i].size()));
-  }
+  kit::KernelArguments arguments(args);
+  // A size the driver could not tell reads 0.
+  if (function->params_known())
+    arguments.check(fn.name(), function->params(), kit::ZeroSizeParam::any_argument);
   function->reserve_dynamic_shared(config.shared_bytes);
-
-  std::vector<void*> pointers;
-  pointers.reserve(values.size());
-  for (auto& value : values)
-    pointers.push_back(value.data());
 
   // Device printf is flushed by the driver at the next synchronization; what we printed before
   // the launch must reach the terminal first.
@@ -339,10 +324,10 @@ void CudaContext::launch_repeated(Function& fn, const LaunchConfig& config, cons
   m_state->make_current();
   // Only a blocking launch flushes device printf; capturing every launch would put the capture's
   // system calls between the timer's start event and the kernel.
-  std::optional<DeviceOutputScope> output;
+  std::optional<kit::DeviceOutputScope> output;
   std::optional<AssertOutputScope> asserts;
   if (m_state->launch_blocking) {
-    output.emplace(*m_state, CaptureFailure::raise);
+    output.emplace(m_state->device_output, kit::CaptureFailure::raise);
     asserts.emplace(*m_state);
   }
   CUresult r = CUDA_SUCCESS;
@@ -350,7 +335,7 @@ void CudaContext::launch_repeated(Function& fn, const LaunchConfig& config, cons
     r = m_state->api.launch_kernel(function->handle(), config.grid.x, config.grid.y, config.grid.z,
                                    config.block.x, config.block.y, config.block.z,
                                    static_cast<unsigned>(config.shared_bytes), m_state->stream,
-                                   pointers.empty() ? nullptr : pointers.data(), nullptr);
+                                   arguments.pointers(), nullptr);
   output.reset();
   const std::string assert_text = asserts ? asserts->finish() : std::string();
   if (r != CUDA_SUCCESS) {
@@ -359,7 +344,7 @@ void CudaContext::launch_repeated(Function& fn, const LaunchConfig& config, cons
     if (is_kernel_fault(r)) {
       if (m_state->launch_blocking)
         m_state->last_kernel = fn.name();
-      stream_failed(r, "cuLaunchKernel", __LINE__, assert_text);
+      stream_failed(r, "cuLaunchKernel", __FILE__, __LINE__, assert_text);
     }
     throw_error(r, "cuLaunchKernel", ExitCode::device,
                 fmt::format("launching kernel '{}' (grid {}, block {}, {} bytes shared)", fn.name(),
@@ -377,51 +362,19 @@ std::unique_ptr<StreamHold> CudaContext::hold_stream(double limit_s) {
 
 void CudaContext::synchronize(std::optional<double> timeout_s) {
   m_state->make_current();
-  DeviceOutputScope output(*m_state, CaptureFailure::raise); // the driver flushes printf here
+  // The driver flushes printf here.
+  kit::DeviceOutputScope output(m_state->device_output, kit::CaptureFailure::raise);
   // A failed assert's lines are printed by a thread of the driver before the stream reports the
   // error: standard error is taken for the whole wait.
   AssertOutputScope asserts(*m_state);
-  const StreamFailure failure = wait_for_stream(timeout_s);
+  const auto wait = kit::wait_for_stream(*m_state, timeout_s);
   const std::string assert_text = asserts.finish();
-  if (failure.result != CUDA_SUCCESS)
-    stream_failed(failure.result, failure.call, failure.line, assert_text);
-}
-
-CudaContext::StreamFailure CudaContext::wait_for_stream(std::optional<double> timeout_s) {
-  const auto& api = m_state->api;
-  if (!timeout_s || !(*timeout_s <= k_max_watchdog_s))
-    return {api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__};
-  // A watchdog by polling: cuStreamSynchronize cannot be interrupted, and a kernel that never
-  // finishes must not hang the tool.
-  using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + std::chrono::duration<double>(*timeout_s);
-  auto pause = std::chrono::microseconds(20);
-  for (;;) {
-    const CUresult r = api.stream_query(m_state->stream);
-    if (r == CUDA_SUCCESS) {
-      // cuStreamQuery is not one of the driver's printf flush points; this returns at once and
-      // writes the kernel's device printf now rather than at some later call.
-      return {api.stream_synchronize(m_state->stream), "cuStreamSynchronize", __LINE__};
-    }
-    if (r != CUDA_ERROR_NOT_READY)
-      return {r, "cuStreamQuery", __LINE__};
-    if (clock::now() >= deadline) {
-      // The kernel keeps running; anything that would wait for it (freeing, unloading, releasing
-      // the context) is skipped from now on and left to process exit.
-      m_state->abandoned = true;
-      throw Error(
-          ExitCode::timeout,
-          fmt::format("kernel '{}' did not finish within {:g} s (--timeout)",
-                      m_state->last_kernel.empty() ? std::string("?") : m_state->last_kernel,
-                      *timeout_s));
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(1000));
-  }
+  if (wait.failed())
+    stream_failed(wait.result, wait.call_name().c_str(), wait.file, wait.line, assert_text);
 }
 
 std::unique_ptr<Timer> CudaContext::create_timer() {
-  return std::make_unique<CudaTimer>(m_state);
+  return std::make_unique<kit::EventTimer<ContextState>>(m_state);
 }
 
 std::string CudaContext::compiler_id(const CompileOptions& options) const {

@@ -45,21 +45,12 @@ public:
   [[nodiscard]] std::string default_target() const;
 
 private:
-  /// A stream call that failed, raised once the output captures around the wait have ended.
-  struct StreamFailure {
-    CUresult result = CUDA_SUCCESS;
-    const char* call = "";
-    int line = 0;
-  };
-
   // Fails with the last kernel's name: errors that surface on the stream come from it. A failed
   // device assert is named by its line in `assert_text`, what the driver printed on standard
   // error meanwhile, when it printed one.
-  [[noreturn]] void stream_failed(CUresult result, const char* call, int line,
+  [[noreturn]] void stream_failed(CUresult result, const char* call, const char* file, int line,
                                   std::string_view assert_text = {}) const;
   void check_stream_call(CUresult result, const char* call, int line) const;
-  // synchronize() without the output captures around it; a timeout is raised at once.
-  [[nodiscard]] StreamFailure wait_for_stream(std::optional<double> timeout_s);
 
   /// Pinned host memory for copies staged through the host; freed before the context goes.
   struct PinnedStaging {

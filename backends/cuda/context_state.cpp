@@ -7,12 +7,13 @@
 #include <unistd.h>
 
 #include "backends/cuda/error.hpp"
+#include "backends/kit/device_output.hpp"
 #include "base/process_clock.hpp"
 
 namespace gpurun::cuda {
 
 ContextState::ContextState(const DriverApi& driver_api, CUdevice dev)
-    : api(driver_api), device(dev) {
+    : StreamState(driver_api), device(dev) {
   const char* blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
   launch_blocking = blocking != nullptr && std::strcmp(blocking, "1") == 0;
   GPURUN_CU_CHECK("cuDevicePrimaryCtxRetain", api.primary_ctx_retain(&context, device));
@@ -32,8 +33,8 @@ ContextState::~ContextState() {
   if (abandoned)
     return;
   // Releasing the last reference destroys the primary context, which flushes device printf.
-  DeviceOutputScope output(*this, CaptureFailure::let_through);
-  (void)api.ctx_set_current(context);
+  kit::DeviceOutputScope output(device_output, kit::CaptureFailure::let_through);
+  make_current_quietly();
   if (stream != nullptr)
     (void)api.stream_destroy(stream);
   (void)api.primary_ctx_release(device);
@@ -43,28 +44,8 @@ void ContextState::make_current() const {
   GPURUN_CU_CHECK("cuCtxSetCurrent", api.ctx_set_current(context));
 }
 
-DeviceOutputScope::DeviceOutputScope(const ContextState& state, CaptureFailure on_failure)
-    : m_sink(state.device_output) {
-  if (!m_sink)
-    return;
-  try {
-    m_capture.emplace(STDOUT_FILENO);
-  } catch (...) {
-    if (on_failure == CaptureFailure::raise)
-      throw;
-  }
-}
-
-DeviceOutputScope::~DeviceOutputScope() {
-  if (!m_capture)
-    return;
-  try {
-    const std::string text = m_capture->finish();
-    if (!text.empty())
-      m_sink(text);
-  } catch (...) {
-    // Destructors never throw; the text is lost rather than printed into a JSON document.
-  }
+void ContextState::make_current_quietly() const noexcept {
+  (void)api.ctx_set_current(context);
 }
 
 AssertOutputScope::AssertOutputScope(const ContextState& state) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends/cuda/error.hpp"
+#include "backends/kit/device_output.hpp"
 #include "base/suggest.hpp"
 
 namespace gpurun::cuda {
@@ -107,8 +108,9 @@ CudaModule::CudaModule(std::shared_ptr<ContextState> state, CUmodule handle, std
 CudaModule::~CudaModule() {
   m_functions.clear();
   if (!m_state->abandoned) {
-    DeviceOutputScope output(*m_state, CaptureFailure::let_through); // unloading flushes printf
-    (void)m_state->api.ctx_set_current(m_state->context);
+    // Unloading flushes device printf.
+    kit::DeviceOutputScope output(m_state->device_output, kit::CaptureFailure::let_through);
+    m_state->make_current_quietly();
     (void)m_state->api.module_unload(m_handle);
   }
   if (m_calls_assert)

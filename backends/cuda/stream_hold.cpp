@@ -89,7 +89,7 @@ StreamGate::StreamGate(std::shared_ptr<ContextState> state) : m_state(std::move(
 StreamGate::~StreamGate() {
   if (m_state->abandoned)
     return;
-  (void)m_state->api.ctx_set_current(m_state->context);
+  m_state->make_current_quietly();
   (void)m_state->api.module_unload(m_module);
   (void)m_state->api.mem_free_host(m_flag);
 }

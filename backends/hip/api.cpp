@@ -1,32 +1,11 @@
 #include "backends/hip/api.hpp"
 
-#include <cstdlib>
 #include <fmt/format.h>
+
+#include "backends/compilers/rocm_locate.hpp"
 
 namespace gpurun::hip {
 namespace {
-
-std::vector<std::string> with_folders(const std::vector<std::string>& names) {
-  std::vector<std::string> out = names;
-  std::vector<std::string> folders;
-  if (const char* rocm = std::getenv("ROCM_PATH"); rocm != nullptr && *rocm != '\0')
-    folders.push_back(std::string(rocm) + "/lib");
-  folders.emplace_back("/opt/rocm/lib");
-  for (const auto& folder : folders)
-    for (const auto& name : names)
-      out.push_back(folder + "/" + name);
-  return out;
-}
-
-const std::vector<std::string> k_runtime_names{"libamdhip64.so.7", "libamdhip64.so.6",
-                                               "libamdhip64.so.5", "libamdhip64.so"};
-const std::vector<std::string> k_hiprtc_names{"libhiprtc.so.7", "libhiprtc.so.6", "libhiprtc.so"};
-
-// "libamdhip64.so.7: cannot open shared object file" for the first attempt: the one that names
-// what is missing; the other attempts differ only in the version.
-std::string first_reason(const std::string& error) {
-  return error.substr(0, error.find(';'));
-}
 
 const char* bind_runtime(void* h, RuntimeApi& api) {
 #define GPURUN_HIP_BIND(member, symbol)                                                            \
@@ -63,36 +42,22 @@ const char* bind_runtime(void* h, RuntimeApi& api) {
   GPURUN_HIP_BIND(event_synchronize, hipEventSynchronize);
   GPURUN_HIP_BIND(event_elapsed_time, hipEventElapsedTime);
   (void)dl::bind(h, api.device_set_limit, "hipDeviceSetLimit");
-  return nullptr;
-}
-
-const char* bind_hiprtc(void* h, HiprtcApi& api) {
-  GPURUN_HIP_BIND(get_error_string, hiprtcGetErrorString);
-  GPURUN_HIP_BIND(version, hiprtcVersion);
-  GPURUN_HIP_BIND(create_program, hiprtcCreateProgram);
-  GPURUN_HIP_BIND(destroy_program, hiprtcDestroyProgram);
-  GPURUN_HIP_BIND(add_name_expression, hiprtcAddNameExpression);
-  GPURUN_HIP_BIND(compile_program, hiprtcCompileProgram);
-  GPURUN_HIP_BIND(get_program_log_size, hiprtcGetProgramLogSize);
-  GPURUN_HIP_BIND(get_program_log, hiprtcGetProgramLog);
-  GPURUN_HIP_BIND(get_code_size, hiprtcGetCodeSize);
-  GPURUN_HIP_BIND(get_code, hiprtcGetCode);
-  GPURUN_HIP_BIND(get_lowered_name, hiprtcGetLoweredName);
 #undef GPURUN_HIP_BIND
   return nullptr;
 }
 
 Runtime load_runtime() {
   Runtime r;
-  const auto candidates = runtime_candidates();
+  const auto candidates = rocm::runtime_candidates();
   auto opened = dl::open_first(candidates);
   if (!opened.handle) {
     if (candidates.size() == 1)
-      r.error = fmt::format("{} not found: {}", candidates.front(), first_reason(opened.error));
+      r.error =
+          fmt::format("{} not found: {}", candidates.front(), rocm::first_reason(opened.error));
     else
       r.error = fmt::format("libamdhip64 not found (libamdhip64.so.7, .6, .5 or libamdhip64.so, by "
                             "soname, in $ROCM_PATH/lib and /opt/rocm/lib): {}",
-                            first_reason(opened.error));
+                            rocm::first_reason(opened.error));
     return r;
   }
   const std::string file = dl::file_of(opened.handle.get());
@@ -107,79 +72,11 @@ Runtime load_runtime() {
   return r;
 }
 
-// hipRTC from one candidate list; the first library that opens and has every entry point.
-Hiprtc try_hiprtc(const std::vector<std::string>& candidates, std::string& tried) {
-  Hiprtc h;
-  for (const auto& candidate : candidates) {
-    const std::string one[] = {candidate};
-    auto opened = dl::open_first(one);
-    if (!opened.handle) {
-      tried += (tried.empty() ? "" : "; ") + first_reason(opened.error);
-      continue;
-    }
-    HiprtcApi api;
-    if (const char* missing = bind_hiprtc(opened.handle.get(), api)) {
-      tried += fmt::format("{}{} lacks {}", tried.empty() ? "" : "; ", candidate, missing);
-      continue;
-    }
-    // hipRTC inside libamdhip64 (ROCm 5) answers hiprtcVersion with 9.0; the runtime beside it
-    // knows the HIP version it belongs to.
-    int major = 0;
-    int minor = 0;
-    decltype(&::hipRuntimeGetVersion) runtime_version = nullptr;
-    int version = 0;
-    if (dl::bind(opened.handle.get(), runtime_version, "hipRuntimeGetVersion") &&
-        runtime_version(&version) == hipSuccess && version > 0) {
-      major = version / 10'000'000;
-      minor = (version / 100'000) % 100;
-    } else if (api.version(&major, &minor) != HIPRTC_SUCCESS) {
-      major = minor = 0;
-    }
-    const std::string file = dl::file_of(opened.handle.get());
-    h.handle = std::move(opened.handle);
-    h.api = api;
-    h.path = file.empty() ? candidate : file;
-    h.version = fmt::format("{}.{}", major, minor);
-    return h;
-  }
-  return h;
-}
-
-Hiprtc load_hiprtc() {
-  std::string tried;
-  if (const char* exact = std::getenv("GPURUN_HIPRTC_LIBRARY");
-      exact != nullptr && *exact != '\0') {
-    Hiprtc h = try_hiprtc({exact}, tried);
-    if (!h.handle)
-      h.error = fmt::format("hipRTC not found: $GPURUN_HIPRTC_LIBRARY: {}", tried);
-    return h;
-  }
-  std::vector<std::string> candidates = with_folders(k_hiprtc_names);
-  for (const auto& name : runtime_candidates())
-    candidates.push_back(name);
-  Hiprtc h = try_hiprtc(candidates, tried);
-  if (!h.handle)
-    h.error = fmt::format("hipRTC not found: neither libhiprtc.so nor libamdhip64.so loads ({})",
-                          first_reason(tried));
-  return h;
-}
-
 } // namespace
-
-std::vector<std::string> runtime_candidates() {
-  if (const char* exact = std::getenv("GPURUN_HIP_LIBRARY"); exact != nullptr && *exact != '\0')
-    return {exact};
-  return with_folders(k_runtime_names);
-}
 
 const Runtime& runtime() {
   static const Runtime r = load_runtime();
   return r;
-}
-
-const Hiprtc& hiprtc() {
-  static const Hiprtc h = load_hiprtc();
-  return h;
 }
 
 } // namespace gpurun::hip

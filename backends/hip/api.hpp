@@ -1,15 +1,13 @@
 #pragma once
-// The HIP runtime and hipRTC tables, filled by dlsym. Types come from ROCm's own headers
-// (libamdhip64-dev); the libraries are opened at run time, so one gpurun binary runs with or
-// without ROCm and says what it could not load.
-//
-// The runtime is libamdhip64.so.N. hipRTC lives inside libamdhip64 up to ROCm 5 and in its own
-// libhiprtc.so.N from ROCm 6 on; both places are probed, libhiprtc first.
+// The HIP runtime table, filled by dlsym from libamdhip64.so.N (compilers/rocm_locate.hpp says
+// where it is looked for). Types come from ROCm's own headers (libamdhip64-dev); the library is
+// opened at run time, so one gpurun binary runs with or without ROCm and says what it could not
+// load. hipRTC, which compiles for this backend, is with the other compilers
+// (compilers/hiprtc.hpp).
 #include "backends/hip/rocm_types.hpp"
 
 #include <cstddef>
 #include <string>
-#include <vector>
 
 #include "backends/kit/dynamic_library.hpp"
 
@@ -59,38 +57,5 @@ struct Runtime {
 
 /// Opens and binds the runtime on first use (thread-safe). Does not call hipInit.
 [[nodiscard]] const Runtime& runtime();
-
-/// The hipRTC calls gpurun makes.
-struct HiprtcApi {
-  decltype(&::hiprtcGetErrorString) get_error_string = nullptr;
-  decltype(&::hiprtcVersion) version = nullptr;
-  decltype(&::hiprtcCreateProgram) create_program = nullptr;
-  decltype(&::hiprtcDestroyProgram) destroy_program = nullptr;
-  decltype(&::hiprtcAddNameExpression) add_name_expression = nullptr;
-  decltype(&::hiprtcCompileProgram) compile_program = nullptr;
-  decltype(&::hiprtcGetProgramLogSize) get_program_log_size = nullptr;
-  decltype(&::hiprtcGetProgramLog) get_program_log = nullptr;
-  decltype(&::hiprtcGetCodeSize) get_code_size = nullptr;
-  decltype(&::hiprtcGetCode) get_code = nullptr;
-  decltype(&::hiprtcGetLoweredName) get_lowered_name = nullptr;
-};
-
-/// The loaded hipRTC: `api` is complete when `error` is empty.
-struct Hiprtc {
-  dl::LibraryHandle handle;
-  HiprtcApi api;
-  std::string path;
-  std::string version; ///< "5.2" (hiprtcVersion's major.minor is HIP's)
-  std::string error;
-};
-
-/// Opens hipRTC on first use: $GPURUN_HIPRTC_LIBRARY when set (the only candidate), else
-/// libhiprtc.so.7/.6/.so, then the runtime libraries (ROCm 5 keeps hipRTC inside libamdhip64).
-[[nodiscard]] const Hiprtc& hiprtc();
-
-/// The candidates tried for the runtime, in order: $GPURUN_HIP_LIBRARY when set (alone), else
-/// libamdhip64.so.7, .6, .5, libamdhip64.so, then the same names under $ROCM_PATH/lib and
-/// /opt/rocm/lib.
-[[nodiscard]] std::vector<std::string> runtime_candidates();
 
 } // namespace gpurun::hip

@@ -1,51 +1,29 @@
 #include "backends/hip/backend.hpp"
 
-#include <mutex>
-
 #include <fmt/format.h>
 
+#include "backends/compilers/hiprtc.hpp"
 #include "backends/hip/api.hpp"
 #include "backends/hip/device.hpp"
 #include "backends/hip/error.hpp"
-#include "backends/hip/hiprtc.hpp"
+#include "backends/kit/probed_backend.hpp"
 #include "base/process_clock.hpp"
 
 namespace gpurun {
 namespace {
 
-class HipBackend final : public Backend {
+class HipBackend final : public kit::ProbedBackend<Backend> {
 public:
   [[nodiscard]] std::string name() const override { return "hip"; }
 
-  [[nodiscard]] ProbeResult probe() override {
-    std::call_once(m_probed, [this] { m_probe = run_probe(); });
-    return m_probe;
-  }
-
-  [[nodiscard]] std::vector<Device*> devices() override {
-    if (!probe().available)
-      return {};
-    std::call_once(m_enumerated, [this] {
-      const auto& api = hip::runtime().api;
-      int count = 0;
-      GPURUN_HIP_CHECK("hipGetDeviceCount", api.get_device_count(&count));
-      for (int i = 0; i < count; ++i)
-        m_devices.push_back(std::make_unique<hip::HipDevice>(api, i));
-    });
-    std::vector<Device*> out;
-    for (const auto& d : m_devices)
-      out.push_back(d.get());
-    return out;
-  }
-
   [[nodiscard]] std::vector<Language> languages() const override { return {Language::hip}; }
 
-  [[nodiscard]] std::vector<CompilerInfo> compilers() const override { return {hiprtc()}; }
+  [[nodiscard]] std::vector<CompilerInfo> compilers() const override { return {hiprtc_info()}; }
   [[nodiscard]] std::optional<CompilerInfo>
   chosen_compiler(Language language, const CompileOptions& /*options*/) const override {
     if (language != Language::hip)
       return std::nullopt;
-    return hiprtc();
+    return hiprtc_info();
   }
   // An AMD GPU's code object, compiled by hipRTC for a named gfx target without any GPU.
   [[nodiscard]] bool compiles_offline_for(const std::string& target) const override {
@@ -55,7 +33,7 @@ public:
                                           const std::string& target) override {
     CompileOptions for_target = options;
     for_target.arch = target;
-    return hip::compile(source, for_target, target);
+    return hiprtc::compile(source, for_target, target);
   }
   // A code object says its kernels' registers, LDS and scratch in its own metadata.
   [[nodiscard]] std::optional<ResourceReport>
@@ -63,7 +41,7 @@ public:
                      const CompileResult& compiled) const override {
     if (compiled.binary_format != "hsaco")
       return std::nullopt;
-    kit::AmdgpuCodeObject code = hip::read_code_object(compiled);
+    kit::AmdgpuCodeObject code = hiprtc::read_code_object(compiled);
     ResourceReport report;
     report.code_object = std::move(code.kernels);
     report.measured_by =
@@ -72,12 +50,12 @@ public:
   }
 
 private:
-  static CompilerInfo hiprtc() {
-    const auto info = hip::hiprtc_info();
+  static CompilerInfo hiprtc_info() {
+    const auto info = hiprtc::probe();
     return CompilerInfo{"hiprtc", info.available, info.version, info.location, info.reason, {}, {}};
   }
 
-  static ProbeResult run_probe() {
+  [[nodiscard]] ProbeResult run_probe() override {
     const auto& runtime = hip::runtime();
     trace("hip: runtime library opened");
     if (!runtime.error.empty())
@@ -105,10 +83,15 @@ private:
     return {true, {}};
   }
 
-  std::once_flag m_probed;
-  ProbeResult m_probe;
-  std::once_flag m_enumerated;
-  std::vector<std::unique_ptr<hip::HipDevice>> m_devices;
+  [[nodiscard]] std::vector<std::unique_ptr<Device>> enumerate() override {
+    const auto& api = hip::runtime().api;
+    int count = 0;
+    GPURUN_HIP_CHECK("hipGetDeviceCount", api.get_device_count(&count));
+    std::vector<std::unique_ptr<Device>> devices;
+    for (int i = 0; i < count; ++i)
+      devices.push_back(std::make_unique<hip::HipDevice>(api, i));
+    return devices;
+  }
 };
 
 } // namespace

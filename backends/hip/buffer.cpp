@@ -16,7 +16,7 @@ HipBuffer::HipBuffer(std::shared_ptr<ContextState> state, std::size_t bytes)
 HipBuffer::~HipBuffer() {
   if (m_ptr == nullptr || m_state->abandoned)
     return;
-  (void)m_state->api.set_device(m_state->device);
+  m_state->make_current_quietly();
   (void)m_state->api.free(m_ptr);
 }
 

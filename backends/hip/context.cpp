@@ -1,17 +1,18 @@
 #include "backends/hip/context.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <thread>
 
+#include "backends/compilers/hiprtc.hpp"
 #include "backends/hip/buffer.hpp"
 #include "backends/hip/error.hpp"
-#include "backends/hip/hiprtc.hpp"
 #include "backends/hip/module.hpp"
-#include "backends/hip/timer.hpp"
 #include "backends/kit/amdgpu_code_object.hpp"
+#include "backends/kit/device_output.hpp"
+#include "backends/kit/event_timer.hpp"
+#include "backends/kit/kernel_arguments.hpp"
+#include "backends/kit/stream_wait.hpp"
 
 namespace gpurun::hip {
 namespace {
@@ -52,16 +53,17 @@ HipContext::HipContext(std::shared_ptr<ContextState> state, const DeviceProperti
                        std::string target)
     : m_state(std::move(state)), m_properties(properties), m_target(std::move(target)) {}
 
-void HipContext::stream_failed(hipError_t result, const char* call, int line) const {
+void HipContext::stream_failed(hipError_t result, const char* call, const char* file,
+                               int line) const {
   if (is_kernel_fault(result) && !m_state->last_kernel.empty())
     throw_error(result, call, ExitCode::device,
-                fmt::format("kernel '{}' faulted", m_state->last_kernel), __FILE__, line);
-  throw_error(result, call, ExitCode::device, fmt::format("{} failed", call), __FILE__, line);
+                fmt::format("kernel '{}' faulted", m_state->last_kernel), file, line);
+  throw_error(result, call, ExitCode::device, fmt::format("{} failed", call), file, line);
 }
 
 void HipContext::check_stream_call(hipError_t result, const char* call, int line) const {
   if (result != hipSuccess)
-    stream_failed(result, call, line);
+    stream_failed(result, call, __FILE__, line);
 }
 
 std::unique_ptr<Buffer> HipContext::allocate(std::size_t bytes) {
@@ -132,14 +134,14 @@ void HipContext::copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& 
 CompileResult HipContext::compile(const KernelSource& source, const CompileOptions& options) {
   if (source.language != Language::hip)
     throw usage_error("the hip backend compiles HIP (.hip) sources only");
-  return hip::compile(source, options, options.arch.empty() ? m_target : options.arch);
+  return hiprtc::compile(source, options, options.arch.empty() ? m_target : options.arch);
 }
 
 std::unique_ptr<Module> HipContext::load(const CompileResult& compiled) {
   if (compiled.binary_format != "hsaco")
     throw usage_error(
         fmt::format("the hip backend cannot load a '{}' binary (hsaco)", compiled.binary_format));
-  const kit::AmdgpuCodeObject code = read_code_object(compiled);
+  const kit::AmdgpuCodeObject code = hiprtc::read_code_object(compiled);
   m_state->make_current();
   hipModule_t module = nullptr;
   const hipError_t r = m_state->api.module_load_data(&module, compiled.binary.data());
@@ -160,22 +162,8 @@ void HipContext::launch_repeated(Function& fn, const LaunchConfig& config, const
   auto* function = dynamic_cast<HipFunction*>(&fn);
   if (function == nullptr)
     throw usage_error(fmt::format("kernel '{}' was not loaded by the hip backend", fn.name()));
-  std::vector<std::vector<std::byte>> values;
-  values.reserve(args.values.size());
-  for (std::size_t i = 0; i < args.values.size(); ++i)
-    values.push_back(args.address_form(i));
-  const auto& params = function->params();
-  if (params.size() != values.size())
-    throw usage_error(fmt::format("kernel '{}' takes {} parameters, {} given", fn.name(),
-                                  params.size(), values.size()));
-  for (std::size_t i = 0; i < params.size(); ++i)
-    if (params[i].size != values[i].size())
-      throw usage_error(fmt::format("kernel '{}' parameter {}: {} bytes expected, {} given",
-                                    fn.name(), i, params[i].size, values[i].size()));
-  std::vector<void*> pointers;
-  pointers.reserve(values.size());
-  for (auto& value : values)
-    pointers.push_back(value.data());
+  kit::KernelArguments arguments(args);
+  arguments.check(fn.name(), function->params(), kit::ZeroSizeParam::exact);
 
   // Device printf reaches standard output when the kernel's work completes; what gpurun printed
   // before the launch must come first.
@@ -187,10 +175,10 @@ void HipContext::launch_repeated(Function& fn, const LaunchConfig& config, const
     r = m_state->api.module_launch_kernel(
         function->handle(), config.grid.x, config.grid.y, config.grid.z, config.block.x,
         config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes), m_state->stream,
-        pointers.empty() ? nullptr : pointers.data(), nullptr);
+        arguments.pointers(), nullptr);
   if (r != hipSuccess) {
     if (is_kernel_fault(r))
-      stream_failed(r, "hipModuleLaunchKernel", __LINE__);
+      stream_failed(r, "hipModuleLaunchKernel", __FILE__, __LINE__);
     throw_error(r, "hipModuleLaunchKernel", ExitCode::device,
                 fmt::format("launching kernel '{}' (grid {}, block {}, {} bytes shared)", fn.name(),
                             to_string(config.grid), to_string(config.block), config.shared_bytes),
@@ -201,45 +189,19 @@ void HipContext::launch_repeated(Function& fn, const LaunchConfig& config, const
 
 void HipContext::synchronize(std::optional<double> timeout_s) {
   m_state->make_current();
-  DeviceOutputScope output(*m_state, CaptureFailure::raise); // device printf arrives here
-  const auto& api = m_state->api;
-  if (!timeout_s || !(*timeout_s <= k_max_watchdog_s)) {
-    check_stream_call(api.stream_synchronize(m_state->stream), "hipStreamSynchronize", __LINE__);
-    return;
-  }
-  // A watchdog by polling: hipStreamSynchronize cannot be interrupted.
-  using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + std::chrono::duration<double>(*timeout_s);
-  auto pause = std::chrono::microseconds(20);
-  for (;;) {
-    const hipError_t r = api.stream_query(m_state->stream);
-    if (r == hipSuccess) {
-      check_stream_call(api.stream_synchronize(m_state->stream), "hipStreamSynchronize", __LINE__);
-      return;
-    }
-    if (r != hipErrorNotReady)
-      stream_failed(r, "hipStreamQuery", __LINE__);
-    if (clock::now() >= deadline) {
-      // The kernel keeps running; freeing, unloading and destroying the stream would wait for it
-      // and are left to process exit.
-      m_state->abandoned = true;
-      throw Error(
-          ExitCode::timeout,
-          fmt::format("kernel '{}' did not finish within {:g} s (--timeout)",
-                      m_state->last_kernel.empty() ? std::string("?") : m_state->last_kernel,
-                      *timeout_s));
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(1000));
-  }
+  // Device printf arrives here.
+  kit::DeviceOutputScope output(m_state->device_output, kit::CaptureFailure::raise);
+  const auto wait = kit::wait_for_stream(*m_state, timeout_s);
+  if (wait.failed())
+    stream_failed(wait.result, wait.call_name().c_str(), wait.file, wait.line);
 }
 
 std::unique_ptr<Timer> HipContext::create_timer() {
-  return std::make_unique<HipTimer>(m_state);
+  return std::make_unique<kit::EventTimer<ContextState>>(m_state);
 }
 
 std::string HipContext::compiler_id(const CompileOptions& options) const {
-  const auto info = hiprtc_info();
+  const auto info = hiprtc::probe();
   return fmt::format("hiprtc {} {}", info.available ? info.version : "unavailable",
                      options.arch.empty() ? m_target : options.arch);
 }

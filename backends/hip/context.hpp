@@ -34,7 +34,8 @@ public:
   [[nodiscard]] std::string compiler_id(const CompileOptions& options) const override;
 
 private:
-  [[noreturn]] void stream_failed(hipError_t result, const char* call, int line) const;
+  [[noreturn]] void stream_failed(hipError_t result, const char* call, const char* file,
+                                  int line) const;
   void check_stream_call(hipError_t result, const char* call, int line) const;
   void copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, const char* what);
 

@@ -1,13 +1,13 @@
 #include "backends/hip/context_state.hpp"
 
-#include <unistd.h>
-
 #include "backends/hip/error.hpp"
+#include "backends/kit/device_output.hpp"
 #include "base/process_clock.hpp"
 
 namespace gpurun::hip {
 
-ContextState::ContextState(const RuntimeApi& runtime_api, int dev) : api(runtime_api), device(dev) {
+ContextState::ContextState(const RuntimeApi& runtime_api, int dev)
+    : StreamState(runtime_api), device(dev) {
   make_current();
   // Non-blocking: the stream must not serialize with the null stream of libraries in the same
   // process.
@@ -19,8 +19,8 @@ ContextState::ContextState(const RuntimeApi& runtime_api, int dev) : api(runtime
 ContextState::~ContextState() {
   if (abandoned || stream == nullptr)
     return;
-  DeviceOutputScope output(*this, CaptureFailure::let_through);
-  (void)api.set_device(device);
+  kit::DeviceOutputScope output(device_output, kit::CaptureFailure::let_through);
+  make_current_quietly();
   (void)api.stream_destroy(stream);
 }
 
@@ -29,28 +29,8 @@ void ContextState::make_current() const {
                        "selecting HIP device {}", device);
 }
 
-DeviceOutputScope::DeviceOutputScope(const ContextState& state, CaptureFailure on_failure)
-    : m_sink(state.device_output) {
-  if (!m_sink)
-    return;
-  try {
-    m_capture.emplace(STDOUT_FILENO);
-  } catch (...) {
-    if (on_failure == CaptureFailure::raise)
-      throw;
-  }
-}
-
-DeviceOutputScope::~DeviceOutputScope() {
-  if (!m_capture)
-    return;
-  try {
-    const std::string text = m_capture->finish();
-    if (!text.empty())
-      m_sink(text);
-  } catch (...) {
-    // Destructors never throw; the text is lost rather than printed into a JSON document.
-  }
+void ContextState::make_current_quietly() const noexcept {
+  (void)api.set_device(device);
 }
 
 } // namespace gpurun::hip

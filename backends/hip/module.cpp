@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends/hip/error.hpp"
+#include "backends/kit/device_output.hpp"
 #include "base/suggest.hpp"
 
 namespace gpurun::hip {
@@ -49,8 +50,8 @@ HipModule::~HipModule() {
   m_functions.clear();
   if (m_state->abandoned)
     return;
-  DeviceOutputScope output(*m_state, CaptureFailure::let_through);
-  (void)m_state->api.set_device(m_state->device);
+  kit::DeviceOutputScope output(m_state->device_output, kit::CaptureFailure::let_through);
+  m_state->make_current_quietly();
   (void)m_state->api.module_unload(m_handle);
 }
 

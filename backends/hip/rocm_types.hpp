@@ -6,4 +6,3 @@
 #endif
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_version.h>
-#include <hip/hiprtc.h>

@@ -3,20 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "support/stub_device.hpp"
 
 namespace gpurun {
 namespace {
-
-class FakeDevice final : public Device {
-public:
-  [[nodiscard]] const DeviceProperties& properties() const override { return m_properties; }
-  [[nodiscard]] std::unique_ptr<Context> create_context(const ContextOptions&) override {
-    return nullptr;
-  }
-
-private:
-  DeviceProperties m_properties;
-};
 
 class FakeBackend final : public Backend {
 public:
@@ -35,7 +25,7 @@ private:
   std::string m_name;
   std::vector<Language> m_languages;
   bool m_available;
-  FakeDevice m_device;
+  test::StubDevice m_device;
 };
 
 // The registry's order: cuda, hip, cpu; cuda also compiles .hip (through the HIP layer).

@@ -10,37 +10,23 @@
 #include <nvrtc.h>
 #endif
 
+#include "support/header_types.hpp"
+
 namespace gpurun::nvrtc {
 namespace {
 
 #ifdef GPURUN_TEST_HAVE_NVRTC_H
 
-// as_header_t<T>: T with every gpurun::nvrtc type replaced by nvrtc.h's type of the same name,
-// through pointers, const and function-pointer signatures.
-template <class T> struct as_header { using type = T; };
-template <class T> using as_header_t = typename as_header<T>::type;
-template <class T> struct as_header<T*> { using type = as_header_t<T>*; };
-template <class T> struct as_header<const T> { using type = const as_header_t<T>; };
-template <class R, class... Args> struct as_header<R (*)(Args...)> {
-  using type = as_header_t<R> (*)(as_header_t<Args>...);
-};
-template <> struct as_header<_nvrtcProgram> { using type = ::_nvrtcProgram; };
-template <> struct as_header<nvrtcResult> { using type = ::nvrtcResult; };
+// nvrtc.h's type for each of gpurun::nvrtc's.
+template <class T> struct declared { using type = T; };
+template <> struct declared<_nvrtcProgram> { using type = ::_nvrtcProgram; };
+template <> struct declared<nvrtcResult> { using type = ::nvrtcResult; };
+template <class T> using as_header_t = test::as_header_t<declared, T>;
 
 static_assert(std::is_same_v<as_header_t<nvrtcProgram>, ::nvrtcProgram>);
-static_assert(sizeof(nvrtcResult) == sizeof(::nvrtcResult));
-static_assert(alignof(nvrtcResult) == alignof(::nvrtcResult));
-
-#define GPURUN_SAME_VALUE(name, value)                                                             \
-  static_assert(static_cast<long long>(name) == static_cast<long long>(::name), #name);            \
-  static_assert(static_cast<long long>(name) == (value), #name);
-GPURUN_NVRTC_RESULTS(GPURUN_SAME_VALUE)
-#undef GPURUN_SAME_VALUE
-
-#define GPURUN_SAME_SIGNATURE(function)                                                            \
-  static_assert(std::is_same_v<as_header_t<function##_fn>, decltype(&::function)>, #function);
-GPURUN_NVRTC_FUNCTIONS(GPURUN_SAME_SIGNATURE)
-#undef GPURUN_SAME_SIGNATURE
+static_assert(test::same_layout<nvrtcResult, ::nvrtcResult>());
+GPURUN_NVRTC_RESULTS(GPURUN_TEST_SAME_VALUE)
+GPURUN_NVRTC_FUNCTIONS(GPURUN_TEST_SAME_SIGNATURE)
 
 TEST(NvrtcTypes, ComparedWithNvrtcH) {
   // The comparisons are static_asserts above; this records that they ran.

@@ -12,23 +12,18 @@
 #include <cuda.h>
 #endif
 
+#include "support/header_types.hpp"
+
 namespace gpurun::cuda {
 namespace {
 
 #ifdef GPURUN_TEST_HAVE_CUDA_H
 
-// as_header_t<T>: T with every gpurun::cuda type replaced by cuda.h's type of the same name,
-// through pointers, const and function-pointer signatures. Equal to the header's type exactly
-// when the two declarations agree.
-template <class T> struct as_header { using type = T; };
-template <class T> using as_header_t = typename as_header<T>::type;
-template <class T> struct as_header<T*> { using type = as_header_t<T>*; };
-template <class T> struct as_header<const T> { using type = const as_header_t<T>; };
-template <class R, class... Args> struct as_header<R (*)(Args...)> {
-  using type = as_header_t<R> (*)(as_header_t<Args>...);
-};
+// cuda.h's type for each of gpurun::cuda's.
+template <class T> struct declared { using type = T; };
+template <class T> using as_header_t = test::as_header_t<declared, T>;
 #define GPURUN_AS_HEADER(ours, theirs)                                                             \
-  template <> struct as_header<ours> { using type = ::theirs; }
+  template <> struct declared<ours> { using type = ::theirs; }
 GPURUN_AS_HEADER(CUctx_st, CUctx_st);
 GPURUN_AS_HEADER(CUmod_st, CUmod_st);
 GPURUN_AS_HEADER(CUfunc_st, CUfunc_st);
@@ -53,9 +48,7 @@ static_assert(std::is_same_v<CUdevice, ::CUdevice>);
 static_assert(std::is_same_v<CUdeviceptr, ::CUdeviceptr>);
 
 // The enums are passed by value: their size and alignment are their ABI.
-template <class Ours, class Theirs> constexpr bool same_layout() {
-  return sizeof(Ours) == sizeof(Theirs) && alignof(Ours) == alignof(Theirs);
-}
+using test::same_layout;
 static_assert(same_layout<CUresult, ::CUresult>());
 static_assert(same_layout<CUdevice_attribute, ::CUdevice_attribute>());
 static_assert(same_layout<CUfunction_attribute, ::CUfunction_attribute>());
@@ -65,27 +58,20 @@ static_assert(same_layout<CUevent_flags, ::CUevent_flags>());
 static_assert(same_layout<CUlimit, ::CUlimit>());
 
 // Every enumerator gpurun declares has the header's value.
-#define GPURUN_SAME_VALUE(name, value)                                                             \
-  static_assert(static_cast<long long>(name) == static_cast<long long>(::name), #name);            \
-  static_assert(static_cast<long long>(name) == (value), #name);
-GPURUN_CU_RESULTS(GPURUN_SAME_VALUE)
-GPURUN_CU_DEVICE_ATTRIBUTES(GPURUN_SAME_VALUE)
-GPURUN_CU_FUNCTION_ATTRIBUTES(GPURUN_SAME_VALUE)
-GPURUN_CU_JIT_OPTIONS(GPURUN_SAME_VALUE)
-GPURUN_CU_STREAM_FLAGS(GPURUN_SAME_VALUE)
-GPURUN_CU_EVENT_FLAGS(GPURUN_SAME_VALUE)
-GPURUN_CU_LIMITS(GPURUN_SAME_VALUE)
-#undef GPURUN_SAME_VALUE
+GPURUN_CU_RESULTS(GPURUN_TEST_SAME_VALUE)
+GPURUN_CU_DEVICE_ATTRIBUTES(GPURUN_TEST_SAME_VALUE)
+GPURUN_CU_FUNCTION_ATTRIBUTES(GPURUN_TEST_SAME_VALUE)
+GPURUN_CU_JIT_OPTIONS(GPURUN_TEST_SAME_VALUE)
+GPURUN_CU_STREAM_FLAGS(GPURUN_TEST_SAME_VALUE)
+GPURUN_CU_EVENT_FLAGS(GPURUN_TEST_SAME_VALUE)
+GPURUN_CU_LIMITS(GPURUN_TEST_SAME_VALUE)
 
 // Every entry point has the header's signature. `&::function` names what cuda.h maps the function
 // to (its versioned symbol), which is the declaration a program linked against libcuda calls.
-#define GPURUN_SAME_SIGNATURE(function, symbol)                                                    \
-  static_assert(std::is_same_v<as_header_t<function##_fn>, decltype(&::function)>, #function);
-GPURUN_CU_FUNCTIONS(GPURUN_SAME_SIGNATURE)
+GPURUN_CU_FUNCTIONS(GPURUN_TEST_SAME_SIGNATURE)
 #if CUDA_VERSION >= 12040
-GPURUN_CU_FUNCTIONS_12_4(GPURUN_SAME_SIGNATURE)
+GPURUN_CU_FUNCTIONS_12_4(GPURUN_TEST_SAME_SIGNATURE)
 #endif
-#undef GPURUN_SAME_SIGNATURE
 
 #define GPURUN_STRINGIFY_EXPANDED(x) GPURUN_STRINGIFY(x)
 #define GPURUN_STRINGIFY(x) #x

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace gpurun::hip {
+namespace gpurun::hiprtc {
 
 struct ComgrTargets {
   std::string library;                 ///< the file opened
@@ -18,4 +18,4 @@ struct ComgrTargets {
 /// hipRTC itself is left to judge the target).
 [[nodiscard]] const std::optional<ComgrTargets>& comgr_targets();
 
-} // namespace gpurun::hip
+} // namespace gpurun::hiprtc

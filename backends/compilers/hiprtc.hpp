@@ -1,22 +1,18 @@
 #pragma once
-// HIP source → an AMDGPU code object for one gfx target, through hipRTC. Needs no GPU: the
-// target is named (--offload-arch), so `gpurun compile k.hip --arch gfx90a` works anywhere hipRTC
-// is installed.
+// HIP source → an AMDGPU code object for one gfx target, through hipRTC, opened with dlopen
+// wherever it is installed (hiprtc_api.hpp). Needs no GPU: the target is named (--offload-arch),
+// so `gpurun compile k.hip --arch gfx90a` works anywhere hipRTC is installed. The hip backend
+// compiles with it.
 #include <string>
 
 #include "backends/backend.hpp"
+#include "backends/compilers/availability.hpp"
 #include "backends/kit/amdgpu_code_object.hpp"
 
-namespace gpurun::hip {
+namespace gpurun::hiprtc {
 
-/// hipRTC as found at run time (for `gpurun devices` and the compile cache key).
-struct HiprtcInfo {
-  bool available = false;
-  std::string version;  ///< "5.2"
-  std::string location; ///< the library file
-  std::string reason;   ///< why it is unavailable
-};
-[[nodiscard]] HiprtcInfo hiprtc_info();
+/// hipRTC as found at run time (for `gpurun devices` and the compile cache key); loads it once.
+[[nodiscard]] compilers::Availability probe();
 
 /// Throws Error(usage) naming --arch unless `target` is a gfx processor, optionally with
 /// feature flags: "gfx90a", "gfx90a:xnack-", "gfx942:sramecc+:xnack-".
@@ -36,4 +32,4 @@ void validate_target(const std::string& target);
 /// source's name as the user gave it.
 [[nodiscard]] std::string with_source_name(const std::string& log, const std::string& name);
 
-} // namespace gpurun::hip
+} // namespace gpurun::hiprtc

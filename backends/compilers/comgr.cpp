@@ -1,4 +1,4 @@
-#include "backends/hip/comgr.hpp"
+#include "backends/compilers/comgr.hpp"
 
 #include <cstddef>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include "backends/kit/amdgpu_code_object.hpp"
 #include "backends/kit/dynamic_library.hpp"
 
-namespace gpurun::hip {
+namespace gpurun::hiprtc {
 namespace {
 
 // amd_comgr.h's entry points (its status enum is an int); declared here because the header's
@@ -59,4 +59,4 @@ const std::optional<ComgrTargets>& comgr_targets() {
   return targets;
 }
 
-} // namespace gpurun::hip
+} // namespace gpurun::hiprtc

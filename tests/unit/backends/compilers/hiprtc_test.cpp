@@ -1,8 +1,8 @@
-#include "backends/hip/hiprtc.hpp"
+#include "backends/compilers/hiprtc.hpp"
 
 #include <gtest/gtest.h>
 
-namespace gpurun::hip {
+namespace gpurun::hiprtc {
 namespace {
 
 // hipRTC's logs name the temporary copy comgr compiled; gpurun's name the user's file.
@@ -24,4 +24,4 @@ TEST(HiprtcLog, NamesTheUsersFile) {
 }
 
 } // namespace
-} // namespace gpurun::hip
+} // namespace gpurun::hiprtc

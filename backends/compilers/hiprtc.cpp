@@ -1,42 +1,34 @@
-#include "backends/hip/hiprtc.hpp"
+#include "backends/compilers/hiprtc.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
-#include <memory>
 #include <regex>
 
 #include <fmt/format.h>
 
-#include "backends/hip/api.hpp"
-#include "backends/hip/comgr.hpp"
+#include "backends/compilers/comgr.hpp"
+#include "backends/compilers/compiler_io.hpp"
+#include "backends/compilers/hiprtc_api.hpp"
+#include "backends/compilers/rtc_program.hpp"
 #include "backends/kit/amdgpu_code_object.hpp"
 #include "base/error.hpp"
 
-namespace gpurun::hip {
+namespace gpurun::hiprtc {
 namespace {
 
-[[noreturn]] void throw_hiprtc(hiprtcResult result, const char* call, const char* file, int line) {
-  const char* text = hiprtc().api.get_error_string(result);
-  const std::string name = text != nullptr ? text : fmt::format("hiprtcResult {}", int(result));
-  throw BackendError(ExitCode::device, "hiprtc", call, static_cast<long>(result), name,
-                     fmt::format("{} failed: {}", call, name), file, line);
+std::string result_name(hiprtcResult result) {
+  const char* text = library().api.get_error_string(result);
+  return text != nullptr ? text : fmt::format("hiprtcResult {}", int(result));
 }
 
-#define GPURUN_HIPRTC_CHECK(call_name, expr)                                                       \
-  do {                                                                                             \
-    const hiprtcResult gpurun_hiprtc_result_ = (expr);                                             \
-    if (gpurun_hiprtc_result_ != HIPRTC_SUCCESS)                                                   \
-      throw_hiprtc(gpurun_hiprtc_result_, call_name, __FILE__, __LINE__);                          \
-  } while (0)
-
-struct ProgramDeleter {
-  void operator()(_hiprtcProgram* program) const noexcept {
-    if (program != nullptr)
-      (void)hiprtc().api.destroy_program(&program);
-  }
+// hipRTC for compilers::RtcProgram.
+struct Hiprtc {
+  using Api = hiprtc::Api;
+  static constexpr hiprtcResult success = HIPRTC_SUCCESS;
+  static constexpr const char* name = "hiprtc";
+  static std::string result_name(hiprtcResult result) { return hiprtc::result_name(result); }
 };
-using Program = std::unique_ptr<_hiprtcProgram, ProgramDeleter>;
+using Program = compilers::RtcProgram<Hiprtc>;
 
 std::vector<std::string> build_options(const KernelSource& source, const CompileOptions& options,
                                        const std::string& target) {
@@ -44,34 +36,11 @@ std::vector<std::string> build_options(const KernelSource& source, const Compile
   args.push_back("--offload-arch=" + target);
   // NVRTC's default, so that a kernel means the same C++ on every backend (hipRTC's own is
   // C++14).
-  if (options.std_version.empty())
-    args.emplace_back("-std=c++17");
-  else
-    args.push_back(options.std_version.starts_with("-std=") ? options.std_version
-                                                            : "-std=" + options.std_version);
-  for (const auto& d : options.defines)
-    args.push_back("-D" + d);
-  for (const auto& dir : options.include_dirs)
-    args.push_back("-I" + dir);
-  if (!source.path.empty()) {
-    const auto folder = source.path.parent_path();
-    args.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
-  }
+  args.push_back(compilers::std_argument(options));
+  compilers::add_source_arguments(args, source, options);
   for (const auto& extra : options.extra)
     args.push_back(extra);
   return args;
-}
-
-std::string program_log(hiprtcProgram program) {
-  const auto& api = hiprtc().api;
-  std::size_t size = 0;
-  if (api.get_program_log_size(program, &size) != HIPRTC_SUCCESS || size <= 1)
-    return {};
-  std::string log(size, '\0');
-  if (api.get_program_log(program, log.data()) != HIPRTC_SUCCESS)
-    return {};
-  log.resize(std::strlen(log.c_str()));
-  return log;
 }
 
 // A target this comgr does not list: hipRTC 5.2 would crash on it, later ones fail. Either way
@@ -86,17 +55,17 @@ std::optional<std::string> unknown_target(const std::string& target) {
     return std::nullopt;
   return fmt::format("hipRTC {} cannot compile for {}: its code object manager ({}, comgr {}) "
                      "knows {}",
-                     hiprtc().version, processor, known->library, known->version,
+                     library().version, processor, known->library, known->version,
                      fmt::join(known->processors, " "));
 }
 
 } // namespace
 
-HiprtcInfo hiprtc_info() {
-  const auto& h = hiprtc();
+compilers::Availability probe() {
+  const auto& h = library();
   if (!h.error.empty())
-    return {false, {}, {}, h.error};
-  return {true, h.version, h.path, {}};
+    return {false, h.error, {}, {}};
+  return {true, {}, h.version, h.path};
 }
 
 void validate_target(const std::string& target) {
@@ -127,7 +96,7 @@ std::string with_source_name(const std::string& log, const std::string& name) {
 
 CompileResult compile(const KernelSource& source, const CompileOptions& options,
                       const std::string& target) {
-  const auto& lib = hiprtc();
+  const auto& lib = library();
   if (!lib.error.empty())
     throw unavailable_error("cannot compile HIP source for an AMD GPU: " + lib.error);
   if (source.language != Language::hip)
@@ -149,46 +118,26 @@ CompileResult compile(const KernelSource& source, const CompileOptions& options,
   // hipRTC builds the HIP runtime and half-precision declarations in, but a kernel written for
   // hipcc includes their headers, which a machine with the runtime alone does not have: those
   // includes are given empty files.
-  std::vector<const char*> built_in = {"hip/hip_runtime.h", "hip/hip_runtime_api.h",
-                                       "hip/hip_fp16.h"};
-  std::vector<const char*> contents(built_in.size(), "// built into hipRTC\n");
-  hiprtcProgram raw = nullptr;
-  GPURUN_HIPRTC_CHECK("hiprtcCreateProgram",
-                      api.create_program(&raw, source.text.c_str(), name.c_str(),
-                                         static_cast<int>(built_in.size()), contents.data(),
-                                         built_in.data()));
-  Program program(raw);
-  for (const auto& expression : options.name_expressions)
-    GPURUN_HIPRTC_CHECK("hiprtcAddNameExpression",
-                        api.add_name_expression(raw, expression.c_str()));
+  compilers::RtcHeaders built_in;
+  built_in.names = {"hip/hip_runtime.h", "hip/hip_runtime_api.h", "hip/hip_fp16.h"};
+  built_in.texts.assign(built_in.names.size(), "// built into hipRTC\n");
+  Program program(api, source.text, name, std::move(built_in), options.name_expressions);
 
   const auto args = build_options(source, options, target);
-  std::vector<const char*> argv;
-  for (const auto& a : args)
-    argv.push_back(a.c_str());
-  const hiprtcResult status = api.compile_program(raw, static_cast<int>(argv.size()), argv.data());
-  result.log = with_source_name(program_log(raw), name);
+  const hiprtcResult status = program.compile(args);
+  result.log = with_source_name(program.log(), name);
   if (status == HIPRTC_ERROR_COMPILATION || status == HIPRTC_ERROR_INVALID_OPTION) {
     if (result.log.empty())
       result.log = fmt::format("hiprtc: {} (options: {})\n", api.get_error_string(status),
                                fmt::join(args, " "));
     return result;
   }
-  if (status != HIPRTC_SUCCESS)
-    throw_hiprtc(status, "hiprtcCompileProgram", __FILE__, __LINE__);
+  Program::check(status, "CompileProgram");
 
-  std::size_t size = 0;
-  GPURUN_HIPRTC_CHECK("hiprtcGetCodeSize", api.get_code_size(raw, &size));
-  result.binary.resize(size);
-  GPURUN_HIPRTC_CHECK("hiprtcGetCode",
-                      api.get_code(raw, reinterpret_cast<char*>(result.binary.data())));
+  result.binary = program.output(api.get_code_size, "GetCodeSize", api.get_code, "GetCode");
   result.binary_format = "hsaco";
-  for (const auto& expression : options.name_expressions) {
-    const char* lowered = nullptr;
-    if (api.get_lowered_name(raw, expression.c_str(), &lowered) == HIPRTC_SUCCESS &&
-        lowered != nullptr)
-      result.lowered_names[expression] = lowered;
-  }
+  result.lowered_names =
+      program.lowered_names(options.name_expressions, compilers::MissingLoweredName::leave_out);
   result.ok = true;
   return result;
 }
@@ -202,4 +151,4 @@ kit::AmdgpuCodeObject read_code_object(const CompileResult& compiled) {
   }
 }
 
-} // namespace gpurun::hip
+} // namespace gpurun::hiprtc
