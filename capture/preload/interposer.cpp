@@ -293,6 +293,13 @@ std::string device_description(std::string& arch) {
   return name;
 }
 
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts)
+    out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
 std::string folder_name(std::string_view kernel, std::uint64_t ordinal) {
   std::string name;
   for (const char c : kernel.substr(0, 80))
@@ -387,7 +394,7 @@ template <class Go> CUresult launch(const Launch& l, Go&& go) {
     say(fmt::format("{} launch {} → {}{}", info.name, ordinal, dir.string(),
                     record.incomplete.empty()
                         ? std::string()
-                        : fmt::format(" (incomplete: {})", fmt::join(record.incomplete, "; "))));
+                        : " (incomplete: " + joined(record.incomplete) + ")"));
   } catch (const std::exception& e) {
     say(fmt::format("{} launch {}: not written: {}", info.name, ordinal, e.what()));
   }
