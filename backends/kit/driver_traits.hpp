@@ -5,7 +5,6 @@
 // describes its API once (cuda/api_traits.hpp, hip/api_traits.hpp); no vendor header is needed
 // here.
 #include <concepts>
-#include <source_location>
 #include <string>
 #include <string_view>
 
@@ -44,14 +43,15 @@ template <DriverTraits T> [[nodiscard]] std::string call_name(std::string_view c
 }
 
 /// Raises a failed call as the backend's own checks do: BackendError(device) "<call> failed: …".
+/// The caller's file and line come from __builtin_FILE/__builtin_LINE: clang 14 with libstdc++ 12
+/// (Debian 12's sanitized build) has no std::source_location.
 template <DriverTraits T>
 void check(typename ApiTypes<typename T::Api>::Result result, std::string_view call,
-           std::source_location where = std::source_location::current()) {
+           const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   if (result == T::success)
     return;
   const std::string name = call_name<T>(call);
-  T::raise(result, name.c_str(), ExitCode::device, name + " failed", where.file_name(),
-           static_cast<int>(where.line()));
+  T::raise(result, name.c_str(), ExitCode::device, name + " failed", file, line);
 }
 
 } // namespace gpurun::kit
