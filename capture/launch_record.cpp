@@ -22,10 +22,10 @@ std::string memory_file(std::size_t index, const char* when) {
 } // namespace
 
 std::optional<std::size_t> memory_index(const LaunchRecord& record, const FoundPointer& pointer) {
-  for (std::size_t i = 0; i < record.memory.size(); ++i)
-    if (record.memory[i].allocation.base == pointer.allocation.base)
-      return i;
-  return std::nullopt;
+  std::vector<MemoryWindow> windows;
+  for (const auto& m : record.memory)
+    windows.push_back(m.window);
+  return window_index(windows, pointer);
 }
 
 std::string image_file_name(kit::ImageKind kind) {

@@ -15,16 +15,16 @@
 #include <vector>
 
 #include "backends/kit/module_image.hpp"
+#include "capture/memory_plan.hpp"
 #include "capture/pointer_scan.hpp"
 
 namespace gpurun::capture {
 
+/// The saved bytes of one window of an allocation (capture/memory_plan), before and after.
 struct CapturedMemory {
-  Allocation allocation;
+  MemoryWindow window;
   std::vector<std::byte> before;
   std::vector<std::byte> after;
-  /// Bytes saved of the allocation (from its base); less than its size when --max-bytes cut it.
-  std::uint64_t saved = 0;
 };
 
 struct LaunchRecord {
@@ -46,7 +46,7 @@ struct LaunchRecord {
   std::vector<std::string> incomplete;
 };
 
-/// The index in `record.memory` of the allocation a pointer points into.
+/// The index in `record.memory` of the window a pointer points into.
 [[nodiscard]] std::optional<std::size_t> memory_index(const LaunchRecord& record,
                                                       const FoundPointer& pointer);
 

@@ -11,6 +11,7 @@
 // GPURUN_CAPTURE="out=DIR,kernel=GLOB,nth=K|all,max-bytes=N,quiet" (docs/capture.md).
 #include <dlfcn.h>
 #include <fnmatch.h>
+#include <sys/statvfs.h>
 
 #include <atomic>
 #include <cstdio>
@@ -262,13 +263,37 @@ std::vector<std::byte> param_bytes(const Launch& l, const std::vector<ParamSlot>
   return bytes;
 }
 
-/// Saves each allocation the pointers reach, as far as the byte budget goes.
+/// What one capture can afford to save, beyond --max-bytes: each byte saved is held twice in host
+/// memory (before and after) and written twice to the disk holding the capture folder, so the
+/// budget is a third of the host's available memory and a half of the folder's free space.
+std::uint64_t affordable_bytes() {
+  std::uint64_t affordable = std::numeric_limits<std::uint64_t>::max();
+  std::filesystem::path dir = std::filesystem::absolute(settings().out);
+  std::error_code ec;
+  while (!std::filesystem::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path())
+    dir = dir.parent_path();
+  struct statvfs fs {};
+  if (statvfs(dir.c_str(), &fs) == 0)
+    affordable = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize / 2;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:")
+      affordable = std::min(affordable, kib * 1024 / 3);
+  return affordable;
+}
+
+/// Saves each window of the allocations the pointers reach.
 void save_memory(LaunchRecord& record, bool after) {
   static const auto dtoh = real<cu::cuMemcpyDtoH_fn>("cuMemcpyDtoH_v2");
   for (auto& m : record.memory) {
     auto& bytes = after ? m.after : m.before;
-    bytes.resize(m.saved);
-    if (m.saved > 0 && dtoh(bytes.data(), m.allocation.base, m.saved) != k_success) {
+    bytes.resize(m.window.saved);
+    if (m.window.saved > 0 &&
+        dtoh(bytes.data(), m.window.allocation.base + m.window.offset, m.window.saved) !=
+            k_success) {
       record.incomplete.push_back(
           fmt::format("a{}: its contents could not be copied", &m - record.memory.data()));
       bytes.clear();
@@ -348,24 +373,18 @@ template <class Go> CUresult launch(const Launch& l, Go&& go) {
     } else {
       record.incomplete.push_back("the module image: loaded before the interposer was");
     }
-    std::uint64_t budget = settings().max_bytes;
+    const std::uint64_t budget = std::min(settings().max_bytes, affordable_bytes());
     {
       std::lock_guard lock(state().mutex);
       record.pointers = find_pointers(record.params, record.slots, state().allocations);
     }
-    for (const auto& p : record.pointers) {
-      if (memory_index(record, p))
-        continue;
-      CapturedMemory m{p.allocation, {}, {}, std::min(p.allocation.size, budget)};
-      budget -= m.saved;
-      if (m.saved < p.allocation.size)
-        record.incomplete.push_back(fmt::format("a{}: {} of its {} bytes saved (max-bytes)",
-                                                record.memory.size(), m.saved, p.allocation.size));
-      if (p.allocation.kind == MemoryKind::managed)
+    MemoryPlan plan = plan_memory(record.pointers, budget);
+    record.incomplete.insert(record.incomplete.end(), plan.left_out.begin(), plan.left_out.end());
+    for (std::size_t i = 0; i < plan.windows.size(); ++i) {
+      if (plan.windows[i].allocation.kind == MemoryKind::managed)
         record.incomplete.push_back(fmt::format(
-            "a{}: unified memory (cuMemAllocManaged), which the host may change at any time",
-            record.memory.size()));
-      record.memory.push_back(std::move(m));
+            "a{}: unified memory (cuMemAllocManaged), which the host may change at any time", i));
+      record.memory.push_back({plan.windows[i], {}, {}});
     }
     record.device = device_description(record.arch);
   } catch (const std::exception& e) {

@@ -30,8 +30,8 @@ LaunchRecord saxpy_launch() {
   const Allocation x{0x7000, 64, MemoryKind::device};
   const Allocation y{0x9000, 128, MemoryKind::pool};
   r.pointers = {{1, 0, x, 0}, {2, 0, y, 16}};
-  r.memory = {{x, bytes_of("x-before"), bytes_of("x-after"), 64},
-              {y, bytes_of("y-before"), bytes_of("y-after"), 100}};
+  r.memory = {{{x, 0, 64}, bytes_of("x-before"), bytes_of("x-after")},
+              {{y, 0, 100}, bytes_of("y-before"), bytes_of("y-after")}};
   r.incomplete = {"a1: 100 of its 128 bytes saved (max-bytes)"};
   r.device = "NVIDIA H200";
   r.arch = "sm_90";
