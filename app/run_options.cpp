@@ -115,6 +115,10 @@ RunRequest make_run_request(const RunOptions& o) {
       throw usage_error(fmt::format("--spec {}: FILE {} is already a spec", spec_path, o.file));
     spec_path = o.file;
   } else {
+    if (o.parameters.option("source")->count() != 0)
+      throw usage_error(fmt::format("--source: FILE {} is already the kernel file; --source "
+                                    "replaces a spec's",
+                                    o.file));
     flags.values.insert(flags.values.begin(), {&run_parameter("source"), {o.file}});
   }
   RunRequest request = spec_path.empty() ? RunRequest{} : read_spec(spec_path);

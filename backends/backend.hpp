@@ -61,6 +61,12 @@ struct KernelSource {
   std::string text;
   std::filesystem::path path; ///< may be empty for in-memory sources
   Language language = Language::cuda;
+  /// A module image as the file holds it (a .fatbin or .cubin, e.g. one a capture saved):
+  /// `image_format` "fatbin" or "cubin". The CUDA backend loads it as it is, so the driver picks
+  /// the machine code the application ran; `text` is then the PTX it carries (empty when it
+  /// carries none), which the CPU backend runs.
+  std::vector<std::byte> image;
+  std::string image_format;
 };
 
 /// Options for a JIT compile.

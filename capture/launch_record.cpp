@@ -8,6 +8,8 @@
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
 #include "base/json_text.hpp"
+#include "base/npy.hpp"
+#include "capture/replay_spec.hpp"
 
 namespace gpurun::capture {
 
@@ -16,7 +18,7 @@ namespace {
 using nlohmann::ordered_json;
 
 std::string memory_file(std::size_t index, const char* when) {
-  return fmt::format("memory/a{}.{}.bin", index, when);
+  return fmt::format("memory/a{}.{}.npy", index, when);
 }
 
 } // namespace
@@ -59,22 +61,29 @@ void write_capture(const std::filesystem::path& dir, const LaunchRecord& record)
   ordered_json memory = ordered_json::array();
   for (std::size_t i = 0; i < record.memory.size(); ++i) {
     const CapturedMemory& m = record.memory[i];
-    write_file_atomic(dir / memory_file(i, "before"), m.before);
-    write_file_atomic(dir / memory_file(i, "after"), m.after);
+    const DType dtype = window_dtype(record, i);
+    write_npy(dir / memory_file(i, "before"), as_buffer(m.before, dtype));
+    write_npy(dir / memory_file(i, "after"), as_buffer(m.after, dtype));
     memory.push_back({{"name", fmt::format("a{}", i)},
-                      {"kind", std::string(to_string(m.allocation.kind))},
-                      {"address", m.allocation.base},
-                      {"size", m.allocation.size},
-                      {"saved", m.saved},
+                      {"kind", std::string(to_string(m.window.allocation.kind))},
+                      {"address", m.window.allocation.base},
+                      {"size", m.window.allocation.size},
+                      {"offset", m.window.offset},
+                      {"saved", m.window.saved},
+                      {"dtype", std::string(dtype_name(dtype))},
                       {"before", memory_file(i, "before")},
                       {"after", memory_file(i, "after")}});
   }
   ordered_json pointers = ordered_json::array();
-  for (const auto& p : record.pointers)
+  for (const auto& p : record.pointers) {
+    const auto k = memory_index(record, p);
+    if (!k)
+      continue; // every pointer has its window (plan_memory)
     pointers.push_back({{"param", p.param},
                         {"offset_in_param", p.offset_in_param},
-                        {"memory", fmt::format("a{}", memory_index(record, p).value_or(0))},
-                        {"offset", p.offset_in_allocation}});
+                        {"memory", fmt::format("a{}", *k)},
+                        {"offset", p.offset_in_allocation - record.memory[*k].window.offset}});
+  }
   const ordered_json doc{{"kernel", record.kernel},
                          {"launch", record.ordinal},
                          {"grid", record.grid},
@@ -91,6 +100,7 @@ void write_capture(const std::filesystem::path& dir, const LaunchRecord& record)
                          {"complete", record.incomplete.empty()},
                          {"incomplete", record.incomplete}};
   write_file_atomic(dir / "launch.json", json_text(doc, 2) + "\n");
+  write_file_atomic(dir / "capture.json", json_text(replay_spec(record), 2) + "\n");
 }
 
 } // namespace gpurun::capture

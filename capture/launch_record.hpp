@@ -1,11 +1,13 @@
 #pragma once
 // One captured launch as the interposer took it, and the capture folder it becomes:
+//   capture.json       the run spec that replays it (capture/replay_spec)
 //   launch.json        the record: kernel, grid, block, dynamic shared memory, the parameters'
 //                      slots and bytes, the pointers found in them, the allocations they point
-//                      into (kind, size, the files of their contents), what was left out and why
+//                      into (kind, size, the window saved, the files of their contents), what
+//                      was left out and why
 //   module.{ptx,cubin,fatbin}   the module image exactly as the program loaded it
 //   params.bin         the raw parameter bytes, laid out as the kernel takes them
-//   memory/aN.before.bin, memory/aN.after.bin   each allocation's contents before and after
+//   memory/aN.before.npy, memory/aN.after.npy   each saved window before and after the launch
 // Every file is written atomically; docs/capture.md describes the folder.
 #include <cstddef>
 #include <cstdint>

@@ -101,6 +101,79 @@ std::vector<std::byte> encode_at(DType type, std::string_view text, const Source
   return bytes;
 }
 
+std::string_view trimmed(std::string_view s, std::size_t& lead) {
+  lead = 0;
+  while (lead < s.size() && std::isspace(static_cast<unsigned char>(s[lead])))
+    ++lead;
+  std::size_t end = s.size();
+  while (end > lead && std::isspace(static_cast<unsigned char>(s[end - 1])))
+    --end;
+  return s.substr(lead, end - lead);
+}
+
+/// `&NAME['+'OFFSET]` (the text starts at '&').
+PointerTo parse_pointer(std::string_view text, const SourceText& where) {
+  PointerTo p;
+  std::size_t end = 1;
+  while (end < text.size() && is_ident_char(text[end]))
+    ++end;
+  p.buffer = std::string(text.substr(1, end - 1));
+  if (p.buffer.empty() || std::isdigit(static_cast<unsigned char>(p.buffer[0])))
+    throw_at(where, 1, "expected a buffer name after '&' (&x, &x+256)");
+  std::size_t rest = end;
+  while (rest < text.size() && std::isspace(static_cast<unsigned char>(text[rest])))
+    ++rest;
+  if (rest == text.size())
+    return p;
+  if (text[rest] != '+')
+    throw_at(where, rest, "expected '+' and a byte offset after the buffer name (&x+256)");
+  const SourceText at = where.at(rest + 1);
+  const WideInt offset = eval_wide_int(text.substr(rest + 1), at);
+  if (offset < 0 || offset > (static_cast<WideInt>(1) << 48))
+    throw_at(at, 0, "the byte offset must be between 0 and 2**48");
+  p.offset = static_cast<std::uint64_t>(offset);
+  return p;
+}
+
+/// `{FIELD, …}` (the text starts at '{'): each field at the next multiple of its size.
+void parse_record(std::string_view text, const SourceText& where, ArgSpec& spec) {
+  if (text.back() != '}')
+    throw_at(where, text.size(), "missing '}' at the end of the record");
+  std::size_t start = 1;
+  std::size_t offset = 0;
+  std::size_t align = 1;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::size_t end = comma == std::string_view::npos ? text.size() - 1 : comma;
+    std::size_t lead = 0;
+    const std::string_view field = trimmed(text.substr(start, end - start), lead);
+    const SourceText at = where.at(start + lead);
+    if (field.empty())
+      throw_at(at, 0, "expected a field (TYPE:NUMBER or &NAME) in the record");
+    RecordField f;
+    std::size_t size = 8;
+    if (field[0] == '&') {
+      f.pointer = parse_pointer(field, at);
+    } else {
+      const std::size_t colon = field.find(':');
+      if (colon == std::string_view::npos)
+        throw_at(at, 0, "a record field is TYPE:NUMBER (i32:5, f32:0.5) or &NAME");
+      const DType type = lookup_type(field.substr(0, colon), at, 0);
+      f.bytes = encode_at(type, field.substr(colon + 1), at.at(colon + 1));
+      size = f.bytes.size();
+    }
+    offset = (offset + size - 1) / size * size;
+    f.offset = offset;
+    offset += size;
+    align = std::max(align, size);
+    spec.fields.push_back(std::move(f));
+    if (comma == std::string_view::npos)
+      break;
+    start = comma + 1;
+  }
+  spec.record_size = (offset + align - 1) / align * align;
+}
+
 } // namespace
 
 ArgSpec parse_arg_spec(std::string_view text, std::string_view field) {
@@ -112,13 +185,24 @@ ArgSpec parse_arg_spec(std::string_view text, std::string_view field) {
 
   std::size_t pos = 0;
   const std::size_t eq = text.find('=');
-  const std::size_t structure = text.find_first_of("[:(");
+  const std::size_t structure = text.find_first_of("[:({&");
   if (eq != std::string_view::npos && (structure == std::string_view::npos || eq < structure)) {
     check_name(text.substr(0, eq), where);
     spec.name = std::string(text.substr(0, eq));
     pos = eq + 1;
     if (pos == text.size())
       throw_at(where, pos, "expected a value after '='");
+  }
+
+  if (text[pos] == '&') {
+    spec.kind = ArgSpec::Kind::pointer;
+    spec.pointer = parse_pointer(text.substr(pos), where.at(pos));
+    return spec;
+  }
+  if (text[pos] == '{') {
+    spec.kind = ArgSpec::Kind::record;
+    parse_record(text.substr(pos), where.at(pos), spec);
+    return spec;
   }
 
   std::size_t word_end = pos;

@@ -1,12 +1,17 @@
 #pragma once
 // The --arg grammar (docs/arg-grammar.md):
 //
-//   ARG    := [NAME '='] (SCALAR | BUFFER)
+//   ARG    := [NAME '='] (SCALAR | BUFFER | POINTER | RECORD)
 //   SCALAR := [TYPE ':'] NUMBER                 20 · f32:20.0 · u64:1<<20
 //   BUFFER := TYPE '[' DIMS ']' ['@' DEVICE] [':' FILL]
 //                                              f32[20]:iota · u8[1<<20]:rand(seed=7) · f32[8]@1:0
+//   POINTER := '&' NAME ['+' OFFSET]          &x · &pool+4096: the address of a named buffer
+//   RECORD := '{' FIELD (',' FIELD)* '}'       {&x, i32:1024, f32:0.5}: a struct passed by value
+//   FIELD  := TYPE ':' NUMBER | POINTER       each at its natural alignment, as C lays out a struct
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,8 +23,22 @@
 
 namespace gpurun {
 
+/// `&NAME+OFFSET`: the device address of byte OFFSET of buffer NAME (an argument's or a --memory
+/// buffer's), known once the buffers are allocated.
+struct PointerTo {
+  std::string buffer;
+  std::uint64_t offset = 0;
+};
+
+/// One field of a record: its bytes at `offset`, or a pointer there (8 bytes).
+struct RecordField {
+  std::size_t offset = 0;
+  std::vector<std::byte> bytes; ///< a number's encoding; empty for a pointer
+  std::optional<PointerTo> pointer;
+};
+
 struct ArgSpec {
-  enum class Kind { scalar, buffer };
+  enum class Kind { scalar, buffer, pointer, record };
   std::optional<std::string> name;
   Kind kind = Kind::scalar;
   /// Always set for buffers; for scalars only when written ("f32:2"), else it comes from the
@@ -34,6 +53,12 @@ struct ArgSpec {
   /// buffer: the device it lives on (`@N`), when not the run's own; its data crosses to the run's
   /// device by a device-to-device copy (docs/multi-gpu.md).
   std::optional<int> device;
+  /// pointer: what it points to.
+  PointerTo pointer;
+  /// record: the fields in order, and the record's size (its end rounded up to its widest
+  /// field's alignment, as a C struct's).
+  std::vector<RecordField> fields;
+  std::size_t record_size = 0;
   /// The whole spec as given, for messages.
   std::string text;
 };
@@ -52,5 +77,29 @@ struct ArgSpec {
 /// argument in errors.
 [[nodiscard]] std::vector<std::byte> encode_scalar(DType type, std::string_view text,
                                                    std::string_view field);
+
+/// The bytes a pointer or record argument passes, with `address(pointer)` giving each pointer's
+/// value (the named buffer's device address plus the offset).
+template <class AddressOf>
+[[nodiscard]] std::vector<std::byte> encode_with_addresses(const ArgSpec& spec,
+                                                           AddressOf&& address) {
+  auto put = [](std::vector<std::byte>& out, std::size_t at, std::uint64_t value) {
+    for (std::size_t i = 0; i < sizeof value; ++i)
+      out[at + i] = static_cast<std::byte>(value >> (8 * i));
+  };
+  if (spec.kind == ArgSpec::Kind::pointer) {
+    std::vector<std::byte> out(8);
+    put(out, 0, address(spec.pointer));
+    return out;
+  }
+  std::vector<std::byte> out(spec.record_size);
+  for (const RecordField& f : spec.fields) {
+    if (f.pointer)
+      put(out, f.offset, address(*f.pointer));
+    else
+      std::copy(f.bytes.begin(), f.bytes.end(), out.begin() + static_cast<long>(f.offset));
+  }
+  return out;
+}
 
 } // namespace gpurun

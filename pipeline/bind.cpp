@@ -57,6 +57,26 @@ void check_buffer(const KernelParam& p, const ArgSpec& a, const std::string& nam
   }
 }
 
+// `&NAME+OFFSET` passes an address: to a pointer, or to a PTX .u64 that may be one.
+void check_pointer(const KernelParam& p, const std::string& name) {
+  const ParamType& t = p.type;
+  if (t.is_pointer || t.pointer_or_integer)
+    return;
+  throw usage_error(fmt::format("--arg {}: a pointer (&…) for parameter '{}', which takes {}",
+                                name, describe(p),
+                                t.element ? "a number" : "a value of its own type"));
+}
+
+// A record passes the parameter's bytes: it must have the parameter's size where that is known.
+void check_record(const KernelParam& p, const ArgSpec& a, const std::string& name) {
+  const ParamType& t = p.type;
+  const std::size_t size =
+      t.is_pointer ? 8 : t.scalar_size * static_cast<std::size_t>(t.vector_width);
+  if (size != 0 && a.record_size != size)
+    throw usage_error(fmt::format("--arg {}: a record of {} bytes for parameter '{}' ({} bytes)",
+                                  name, a.record_size, describe(p), size));
+}
+
 DType check_scalar(const KernelParam& p, const ArgSpec& a, const std::string& name) {
   const ParamType& t = p.type;
   if (t.is_pointer) {
@@ -151,6 +171,10 @@ std::vector<BoundArg> bind_args(const KernelSignature& kernel, const std::vector
     if (args[i].kind == ArgSpec::Kind::buffer) {
       check_buffer(p, args[i], b.name);
       b.is_input = p.type.is_pointer && p.type.is_const;
+    } else if (args[i].kind == ArgSpec::Kind::pointer) {
+      check_pointer(p, b.name);
+    } else if (args[i].kind == ArgSpec::Kind::record) {
+      check_record(p, args[i], b.name);
     } else {
       b.scalar_type = check_scalar(p, args[i], b.name);
       b.scalar_bytes = encode_scalar(*b.scalar_type, args[i].scalar_text, "--arg " + b.name);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -111,7 +112,7 @@ HostBuffer parse_expectation(std::string_view text, const HostBuffer& like,
 }
 
 CheckReport compare_buffers(const std::string& name, const HostBuffer& got,
-                            const HostBuffer& expected, double rtol, double atol) {
+                            const HostBuffer& expected, double rtol, double atol, bool exact) {
   CheckReport report;
   report.name = name;
   if (got.element_count() != expected.element_count()) {
@@ -122,14 +123,22 @@ CheckReport compare_buffers(const std::string& name, const HostBuffer& got,
   }
   const DType gt = got.dtype();
   const DType et = expected.dtype();
+  if (exact && dtype_size(gt) != dtype_size(et)) {
+    report.message = fmt::format("a bit-for-bit comparison needs elements of one size: {} "
+                                 "expected, the buffer is {}",
+                                 buffer_type_text(expected), buffer_type_text(got));
+    return report;
+  }
   const bool ints = is_integer(gt) && is_integer(et);
   report.compared = got.element_count();
   for (std::size_t i = 0; i < report.compared; ++i) {
     const std::byte* g = got.element(i);
     const std::byte* e = expected.element(i);
-    const Difference d =
+    Difference d =
         ints ? compare_ints(gt, g, et, e, rtol, atol)
              : compare_floats(load_as_double(gt, g), load_as_double(et, e), rtol, atol);
+    if (exact) // -0 against +0, or NaNs of different payloads, differ in their bits
+      d.match = std::memcmp(g, e, dtype_size(gt)) == 0;
     // A NaN on one side has no size: it counts as a mismatch but not in the largest errors.
     if (d.counts && !std::isnan(d.abs_error)) {
       report.max_abs_error = std::max(report.max_abs_error, d.abs_error);

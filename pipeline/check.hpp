@@ -28,8 +28,10 @@ inline constexpr std::size_t k_reported_mismatches = 10;
 /// |expected| (integers exactly, without a detour through double), or when both are NaN, or both
 /// are the same infinity. Buffers of different element counts fail with a message. Lists the first
 /// k_reported_mismatches mismatches (flat index, got, expected) and the largest absolute and
-/// relative errors over all elements.
+/// relative errors over all elements. `exact` (--exact) compares each element's bits instead:
+/// elements of the same size, equal byte for byte (the tolerances then only inform the errors).
 [[nodiscard]] CheckReport compare_buffers(const std::string& name, const HostBuffer& got,
-                                          const HostBuffer& expected, double rtol, double atol);
+                                          const HostBuffer& expected, double rtol, double atol,
+                                          bool exact = false);
 
 } // namespace gpurun

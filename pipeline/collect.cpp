@@ -52,7 +52,8 @@ void check_expectations(RunOutcome& outcome, const RunRequest& request) {
     if (got == nullptr)
       throw usage_error(fmt::format("--expect {}: no buffer named '{}'", text, name));
     HostBuffer expected = parse_expectation(value, got->after, request.base_dir);
-    CheckReport check = compare_buffers(name, got->after, expected, request.rtol, request.atol);
+    CheckReport check = compare_buffers(name, got->after, expected, request.rtol, request.atol,
+                                        request.exact);
     if (!check.passed)
       outcome.status = "check_failed";
     outcome.checks.push_back(std::move(check));

@@ -15,28 +15,37 @@ namespace gpurun {
 
 namespace {
 
-bool is_fatbin(const std::filesystem::path& file) {
+std::string lower_extension(const std::filesystem::path& file) {
   std::string ext = file.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext == ".fatbin";
+  return ext;
 }
 
-/// A fat binary (nvcc -fatbin, a module an application loaded) runs through its PTX: that of the
-/// highest architecture it carries, decompressed.
-std::string fatbin_ptx_text(const std::filesystem::path& file, const std::string& image) {
+/// A module image (nvcc -fatbin or -cubin, a module an application loaded): kept as it is for the
+/// CUDA backend, with the PTX a fat binary carries (that of its highest architecture,
+/// decompressed) as the text the CPU backend runs and the signatures come from.
+KernelSource image_source(const std::filesystem::path& file, const std::string& contents) {
+  KernelSource source{{}, file, Language::ptx};
+  const auto* data = reinterpret_cast<const std::byte*>(contents.data());
+  source.image.assign(data, data + contents.size());
+  const kit::ImageKind kind = kit::image_kind(source.image);
   try {
-    const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(image.data()),
-                                           image.size());
-    if (kit::image_kind(bytes) != kit::ImageKind::fatbin)
-      throw kit::ImageError("not a fat binary (its magic is not 0xBA55ED50)");
-    if (auto ptx = kit::fatbin_ptx(bytes))
-      return std::move(*ptx);
-    throw kit::ImageError("it holds no PTX, only machine code (compile with "
-                          "-gencode arch=compute_XX,code=compute_XX to keep the PTX)");
+    if (kind == kit::ImageKind::cubin) {
+      source.image_format = "cubin";
+    } else if (kind == kit::ImageKind::fatbin) {
+      source.image_format = "fatbin";
+      if (auto ptx = kit::fatbin_ptx(source.image))
+        source.text = std::move(*ptx);
+    } else {
+      throw kit::ImageError(lower_extension(file) == ".cubin"
+                                ? "not a cubin (no ELF header)"
+                                : "not a fat binary (its magic is not 0xBA55ED50)");
+    }
   } catch (const kit::ImageError& e) {
     throw usage_error(fmt::format("{}: {}", file.string(), e.what()));
   }
+  return source;
 }
 
 } // namespace
@@ -47,8 +56,8 @@ KernelSource load_kernel_source(const std::filesystem::path& file) {
   auto text = read_file(file, &why);
   if (!text)
     throw usage_error(fmt::format("{}: cannot read the kernel file: {}", file.string(), why));
-  if (is_fatbin(file))
-    return KernelSource{fatbin_ptx_text(file, *text), file, language};
+  if (const std::string ext = lower_extension(file); ext == ".fatbin" || ext == ".cubin")
+    return image_source(file, *text);
   // A compiler would stop reading at the first NUL and find no kernel; say what is wrong instead.
   if (const auto nul = text->find('\0'); nul != std::string::npos)
     throw usage_error(
@@ -69,10 +78,10 @@ Language detect_language(const std::filesystem::path& file) {
     return Language::opencl;
   if (ext == ".metal")
     return Language::metal;
-  if (ext == ".ptx" || ext == ".fatbin")
+  if (ext == ".ptx" || ext == ".fatbin" || ext == ".cubin")
     return Language::ptx;
   throw usage_error("cannot tell the kernel language of '" + file.string() +
-                    "': expected .cu, .cuh, .hip, .cl, .metal, .ptx or .fatbin");
+                    "': expected .cu, .cuh, .hip, .cl, .metal, .ptx, .fatbin or .cubin");
 }
 
 std::string_view language_name(Language language) {

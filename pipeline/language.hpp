@@ -7,7 +7,7 @@
 namespace gpurun {
 
 /// The source language of a kernel file, from its extension (.cu .cuh → cuda, .hip → hip,
-/// .cl → opencl, .metal → metal, .ptx and .fatbin → ptx). Throws Error(usage) naming the file otherwise.
+/// .cl → opencl, .metal → metal, .ptx, .fatbin and .cubin → ptx). Throws Error(usage) naming the file otherwise.
 [[nodiscard]] Language detect_language(const std::filesystem::path& file);
 
 /// Reads a kernel file and detects its language; a fat binary is read as its PTX (that of the

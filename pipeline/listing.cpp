@@ -27,7 +27,8 @@ FileListing list_file(const std::filesystem::path& file) {
   FileListing listing;
   listing.file = file;
   const bool ptx = source.language == Language::ptx;
-  for (auto& k : ptx ? find_ptx_kernels(source.text, file.string()) : find_kernels(source.text))
+  auto kernels = ptx ? find_module_kernels(source) : find_kernels(source.text);
+  for (auto& k : kernels)
     listing.kernels.push_back({std::move(k), {}});
   if (ptx)
     return listing;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/compilers/clang_names.hpp"
 #include "backends/compilers/whole_file.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
@@ -76,19 +77,24 @@ void check_kernel_expression(const std::string& text) {
 std::optional<ResolvedKernel> resolve_kernel(const RunRequest& request,
                                              const KernelSource& source) {
   const bool is_ptx = source.language == Language::ptx;
-  auto kernels =
-      is_ptx ? find_ptx_kernels(source.text, source.path.string()) : find_kernels(source.text);
+  // A mangled name (a capture's "_Z5saxpyifPKfPf") names the kernel of an edited source by what
+  // it demangles to ("saxpy", "saxpy<float>").
+  std::optional<std::string> wanted = request.kernel;
+  if (wanted && !is_ptx && wanted->starts_with("_Z"))
+    if (auto plain = clang_cuda::demangled_function_name(*wanted))
+      wanted = std::move(plain);
+  auto kernels = is_ptx ? find_module_kernels(source) : find_kernels(source.text);
   // A kernel the file includes from its own header (kernels.cuh) is looked for there too.
-  const bool named_elsewhere = request.kernel && !declares_kernel(kernels, *request.kernel);
-  if (!is_ptx && (named_elsewhere || (!request.kernel && kernels.empty()))) {
+  const bool named_elsewhere = wanted && !declares_kernel(kernels, *wanted);
+  if (!is_ptx && (named_elsewhere || (!wanted && kernels.empty()))) {
     auto with_headers = find_kernels(compilers::with_own_headers(source, request.compile));
-    if (request.kernel ? declares_kernel(with_headers, *request.kernel) : !with_headers.empty())
+    if (wanted ? declares_kernel(with_headers, *wanted) : !with_headers.empty())
       kernels = std::move(with_headers);
   }
   ResolvedKernel resolved;
-  if (request.kernel) {
-    check_kernel_expression(*request.kernel);
-    resolved.expression = *request.kernel;
+  if (wanted) {
+    check_kernel_expression(*wanted);
+    resolved.expression = *wanted;
     if (!is_ptx && !declares_kernel(kernels, resolved.expression) &&
         resolved.expression.find('<') == std::string::npos)
       return std::nullopt;
@@ -126,7 +132,7 @@ CompileResult compile_cached(Context& context, const KernelSource& source,
   std::optional<CompileCache> cache;
   std::string key;
   std::string id_before;
-  if (use_cache) {
+  if (use_cache && source.image.empty()) { // a module image has nothing to compile
     cache.emplace(CompileCache::default_dir());
     id_before = context.compiler_id(options);
     key = cache->key(source, options, id_before, backend);
@@ -237,43 +243,104 @@ Context& home_context(PreparedRun& run, const Target& target, int index, const A
   return *run.home_contexts.emplace(index, std::move(context)).first->second;
 }
 
-void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound, const Target& target,
-                  const std::filesystem::path& base_dir, const ContextOptions& home_options) {
+/// Allocates and fills one buffer (an argument's or a --memory one) and adds it to run.buffers.
+void allocate_buffer(PreparedRun& run, const ArgSpec& spec, const std::string& name,
+                     bool is_input, const Target& target, const std::filesystem::path& base_dir,
+                     const ContextOptions& home_options) {
   Context& context = *run.context;
-  for (const auto& arg : bound) {
-    if (arg.spec.kind == ArgSpec::Kind::scalar) {
-      run.args.add_bytes(arg.scalar_bytes);
+  for (const BoundBuffer& other : run.buffers)
+    if (other.name == name)
+      throw usage_error(fmt::format("--arg {}: a buffer named '{}' is given twice", spec.text, name));
+  BoundBuffer b;
+  b.name = name;
+  b.is_input = is_input;
+  b.host = make_host_buffer(spec, base_dir, fmt::format("buffer '{}'", name));
+  const std::size_t bytes = std::max<std::size_t>(b.host.size_bytes(), 1);
+  b.device = context.allocate(bytes);
+  context.name_buffer(*b.device, b.name);
+  const bool fill = spec.fill.kind != FillSpec::Kind::uninit;
+  if (spec.device && *spec.device != target.device_index) {
+    // The buffer lives on another device: filled there, then across by a peer copy.
+    Context& home = home_context(run, target, *spec.device, spec, home_options);
+    b.home_index = spec.device;
+    b.home = home.allocate(bytes);
+    home.name_buffer(*b.home, b.name);
+    if (fill) {
+      home.copy_to_device(*b.home, b.host.bytes());
+      home.synchronize();
+      const auto start = Clock::now();
+      (void)home.copy_to_peer(context, *b.device, *b.home);
+      run.outcome.timings.p2p_ms += ms_since(start);
+    }
+  } else if (fill) {
+    // `uninit`: allocated and never written by the host, so --initcheck (and
+    // compute-sanitizer's initcheck on a GPU) sees every read of it that the kernel did not
+    // write first.
+    context.copy_to_device(*b.device, b.host.bytes());
+  }
+  run.buffers.push_back(std::move(b));
+}
+
+/// The --memory buffers: named device buffers no parameter takes, which pointers (&NAME) and
+/// records reach (a captured launch's allocations, a struct's arrays).
+std::vector<std::pair<std::string, ArgSpec>> memory_specs(const RunRequest& request) {
+  std::vector<std::pair<std::string, ArgSpec>> out;
+  for (const auto& text : request.memory) {
+    auto [name, value] = split_name_value(text, "--memory");
+    ArgSpec spec = parse_arg_spec(value, "--memory");
+    if (spec.kind != ArgSpec::Kind::buffer)
+      throw usage_error(
+          fmt::format("--memory {}: expected a buffer spec such as u8[4096]:@a0.npy", text));
+    spec.text = text;
+    out.emplace_back(std::move(name), std::move(spec));
+  }
+  return out;
+}
+
+void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
+                  const std::vector<std::pair<std::string, ArgSpec>>& memory, const Target& target,
+                  const std::filesystem::path& base_dir, const ContextOptions& home_options) {
+  // Every buffer first, the arguments' and then --memory's, so that a pointer may name any.
+  std::vector<std::size_t> buffer_of(bound.size());
+  for (std::size_t i = 0; i < bound.size(); ++i) {
+    if (bound[i].spec.kind != ArgSpec::Kind::buffer)
       continue;
+    buffer_of[i] = run.buffers.size();
+    allocate_buffer(run, bound[i].spec, bound[i].name, bound[i].is_input, target, base_dir,
+                    home_options);
+  }
+  for (const auto& [name, spec] : memory)
+    allocate_buffer(run, spec, name, false, target, base_dir, home_options);
+  for (std::size_t i = 0; i < bound.size(); ++i) {
+    const BoundArg& arg = bound[i];
+    switch (arg.spec.kind) {
+    case ArgSpec::Kind::buffer:
+      run.args.add_buffer(*run.buffers[buffer_of[i]].device);
+      break;
+    case ArgSpec::Kind::scalar:
+      run.args.add_bytes(arg.scalar_bytes);
+      break;
+    case ArgSpec::Kind::pointer:
+    case ArgSpec::Kind::record:
+      run.args.add_bytes(encode_with_addresses(arg.spec, [&](const PointerTo& p) {
+        const auto it = std::find_if(run.buffers.begin(), run.buffers.end(),
+                                     [&](const BoundBuffer& b) { return b.name == p.buffer; });
+        if (it == run.buffers.end()) {
+          std::string names;
+          for (const auto& b : run.buffers)
+            names += (names.empty() ? "" : ", ") + b.name;
+          throw usage_error(fmt::format("--arg {}: no buffer named '{}' (buffers: {})",
+                                        arg.spec.text, p.buffer,
+                                        names.empty() ? std::string("none") : names));
+        }
+        if (p.offset > it->host.size_bytes())
+          throw usage_error(fmt::format("--arg {}: byte {} is past the end of buffer '{}' ({} "
+                                        "bytes)",
+                                        arg.spec.text, p.offset, p.buffer, it->host.size_bytes()));
+        return static_cast<std::uint64_t>(it->device->address()) + p.offset;
+      }));
+      break;
     }
-    BoundBuffer b;
-    b.name = arg.name;
-    b.is_input = arg.is_input;
-    b.host = make_host_buffer(arg.spec, base_dir, fmt::format("buffer '{}'", arg.name));
-    const std::size_t bytes = std::max<std::size_t>(b.host.size_bytes(), 1);
-    b.device = context.allocate(bytes);
-    context.name_buffer(*b.device, b.name);
-    const bool fill = arg.spec.fill.kind != FillSpec::Kind::uninit;
-    if (arg.spec.device && *arg.spec.device != target.device_index) {
-      // The buffer lives on another device: filled there, then across by a peer copy.
-      Context& home = home_context(run, target, *arg.spec.device, arg.spec, home_options);
-      b.home_index = arg.spec.device;
-      b.home = home.allocate(bytes);
-      home.name_buffer(*b.home, b.name);
-      if (fill) {
-        home.copy_to_device(*b.home, b.host.bytes());
-        home.synchronize();
-        const auto start = Clock::now();
-        (void)home.copy_to_peer(context, *b.device, *b.home);
-        run.outcome.timings.p2p_ms += ms_since(start);
-      }
-    } else if (fill) {
-      // `uninit`: allocated and never written by the host, so --initcheck (and
-      // compute-sanitizer's initcheck on a GPU) sees every read of it that the kernel did not
-      // write first.
-      context.copy_to_device(*b.device, b.host.bytes());
-    }
-    run.args.add_buffer(*b.device);
-    run.buffers.push_back(std::move(b));
   }
 }
 
@@ -355,6 +422,7 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   for (const auto& text : request.args)
     specs.push_back(parse_arg_spec(text));
   std::vector<BoundArg> bound = bind_args(kernel.signature, specs);
+  const auto memory = memory_specs(request);
   trace("arguments bound");
 
   if (!run.context)
@@ -385,7 +453,7 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   validate_launch(outcome.launch, props, outcome.attributes.static_shared_bytes);
 
   const auto h2d_start = Clock::now();
-  bind_buffers(run, bound, target, request.base_dir, context_options(request));
+  bind_buffers(run, bound, memory, target, request.base_dir, context_options(request));
   bind_globals(run, request);
   // The peer copies of buffers placed on other devices are timed apart (timings.p2p_ms).
   outcome.timings.h2d_ms = ms_since(h2d_start) - outcome.timings.p2p_ms;

@@ -88,7 +88,9 @@ constexpr unsigned everywhere = launch | Command::compile;
 
 // name, spec key, flags, help, type, commands, backend setting, min, max, store.
 const RunParameter k_parameters[] = {
-    {"source", "source", "", "Kernel file", T::path, 0, false, 0, 0, set<&R::source>},
+    {"source", "source", "--source",
+     "Kernel file in place of the spec's (an edited kernel against a capture's outputs)", T::path,
+     run, false, 0, 0, set<&R::source>},
     {"kernel", "kernel", "--kernel,-k", "Kernel name (templates: 'saxpy<float>')", T::text,
      run_bench, false, 0, 0, set<&R::kernel>},
     {"grid", "grid", "--grid,-g", "Grid dimensions X[,Y[,Z]]", T::dims, launch, false, 0, 0,
@@ -101,6 +103,9 @@ const RunParameter k_parameters[] = {
      false, 0, 0, set<&R::args>},
     {"globals", "globals", "--global", "Fill a __device__/__constant__ variable: NAME=SPEC",
      T::globals, run_bench, false, 0, 0, set<&R::globals>},
+    {"memory", "memory", "--memory",
+     "A device buffer no parameter takes, for pointers (&NAME+OFFSET) to reach: NAME=SPEC",
+     T::globals, run_bench, false, 0, 0, set<&R::memory>},
     {"defines", "compile.defines", "-D", "Preprocessor define NAME[=VALUE]", T::defines, compiling,
      false, 0, 0, add<&R::compile, &C::defines>},
     {"include_dirs", "compile.include_dirs", "-I", "Include directory", T::paths, compiling, false,
@@ -125,6 +130,8 @@ const RunParameter k_parameters[] = {
      false, 0, 0, set<&R::rtol>},
     {"atol", "atol", "--atol", "Absolute tolerance of --expect (default 1e-8)", T::real, run_bench,
      false, 0, 0, set<&R::atol>},
+    {"exact", "exact", "--exact", "Compare --expect bit for bit (what a capture replay does)",
+     T::flag, run_bench, false, 0, 0, set<&R::exact>},
     {"repeat", "repeat", "--repeat", "Launch N times (timing)", T::count, run, false, 1,
      1'000'000'000, set<&R::repeat>},
     {"timeout", "timeout", "--timeout", "Watchdog: give up on a kernel after SEC seconds",

@@ -28,9 +28,12 @@ struct RunRequest {
   std::size_t shared_bytes = 0;      ///< --shared
   std::vector<std::string> args;     ///< --arg grammar strings, in order
   std::vector<std::string> globals;  ///< --global NAME=SPEC
+  /// --memory NAME=SPEC: device buffers no parameter takes, reached through &NAME pointers
+  std::vector<std::string> memory;
   std::vector<std::string> expects;  ///< --expect NAME=@ref.npy | NAME=[…]
   double rtol = 1e-5;
   double atol = 1e-8;
+  bool exact = false; ///< --exact: --expect compares bit for bit
   std::string backend = "auto";
   int device = 0;
   CompileOptions compile;        ///< -D -I --std --arch --opt

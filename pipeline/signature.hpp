@@ -4,6 +4,7 @@
 // allocated, and confirmed against the compiled parameter layout.
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,16 @@ struct KernelSignature {
 /// "FILE:LINE: what" for a parameter list that is not PTX.
 [[nodiscard]] std::vector<KernelSignature> find_ptx_kernels(std::string_view ptx,
                                                             std::string_view file_name = "ptx");
+
+/// Every kernel of a module image without PTX (a cubin, or a fat binary's first cubin) with its
+/// parameters as the image lays them out: p0, p1, … of their sizes only (8 bytes: a pointer or a
+/// 64-bit integer; other sizes take a typed scalar or a record of that size). Throws
+/// Error(usage) naming `file_name` for an image that cannot be read.
+[[nodiscard]] std::vector<KernelSignature> find_image_kernels(std::span<const std::byte> image,
+                                                              std::string_view file_name);
+
+/// The kernels of a PTX-language source: of its PTX text, else of its module image.
+[[nodiscard]] std::vector<KernelSignature> find_module_kernels(const KernelSource& source);
 
 /// Whether `kernels` has one that `expression` (NAME, ns::NAME, NAME<ARGS>) names.
 [[nodiscard]] bool declares_kernel(const std::vector<KernelSignature>& kernels,

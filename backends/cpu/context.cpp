@@ -131,6 +131,11 @@ void CpuContext::copy_from_symbol(std::span<std::byte> dst, const GlobalSymbol& 
 
 CompileResult CpuContext::compile(const KernelSource& source, const CompileOptions& options) {
   if (source.language == Language::ptx) {
+    if (source.text.empty() && !source.image.empty())
+      throw usage_error(fmt::format(
+          "{}: the {} holds no PTX, only machine code, and the cpu backend runs PTX (a fat binary "
+          "keeps its PTX when built with -gencode arch=compute_XX,code=compute_XX)",
+          source.path.string(), source.image_format));
     CompileResult r;
     r.ok = true;
     r.binary_format = "ptx";

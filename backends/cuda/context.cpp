@@ -247,9 +247,15 @@ CompileResult CudaContext::compile(const KernelSource& source, const CompileOpti
   if (source.language == Language::ptx) {
     CompileResult r;
     r.ok = true;
+    r.target = m_properties.arch;
+    if (!source.image.empty()) { // a module image runs as it is: the driver picks its code
+      r.binary_format = source.image_format;
+      r.compiler_version = source.image_format;
+      r.binary = source.image;
+      return r;
+    }
     r.binary_format = "ptx";
     r.compiler_version = "ptx";
-    r.target = m_properties.arch;
     const auto* bytes = reinterpret_cast<const std::byte*>(source.text.data());
     r.binary.assign(bytes, bytes + source.text.size());
     return r;

@@ -1,8 +1,12 @@
 // find_ptx_kernels (declared in pipeline/signature.hpp): PTX has no C types, so a kernel's
 // signature is its `.entry` parameter list, read by the PTX entry parser that the backends use as
 // well.
+#include <map>
+
 #include <fmt/format.h>
 
+#include "backends/kit/cubin_params.hpp"
+#include "backends/kit/module_image.hpp"
 #include "backends/kit/ptx_entries.hpp"
 #include "base/error.hpp"
 #include "pipeline/signature.hpp"
@@ -43,7 +47,57 @@ KernelParam kernel_param(const kit::PtxParam& p) {
   return out;
 }
 
+/// A parameter a cubin lays out: its size, nothing of its type. Eight bytes may be a pointer or
+/// an integer (a buffer, &NAME, a 64-bit scalar); anything else takes a value of its size.
+KernelParam cubin_param(std::size_t index, const kit::CubinParam& p) {
+  KernelParam out;
+  out.name = fmt::format("p{}", index);
+  out.type.c_type = fmt::format(".b8[{}]", p.size);
+  out.type.scalar_size = p.size;
+  if (p.size == 8) {
+    out.type.c_type = ".b64";
+    out.type.element = DType::u64;
+    out.type.pointer_or_integer = true;
+  }
+  return out;
+}
+
 } // namespace
+
+std::vector<KernelSignature> find_image_kernels(std::span<const std::byte> image,
+                                                std::string_view file_name) {
+  std::map<std::string, std::vector<kit::CubinParam>> kernels;
+  try {
+    if (kit::image_kind(image) == kit::ImageKind::fatbin) {
+      for (const auto& entry : kit::fatbin_entries(image))
+        if (entry.kind == kit::FatbinEntry::Kind::elf) {
+          kernels = kit::cubin_params(kit::fatbin_payload(entry));
+          break;
+        }
+    } else {
+      kernels = kit::cubin_params(image);
+    }
+  } catch (const std::exception& e) {
+    throw usage_error(fmt::format("{}: {}", file_name, e.what()));
+  }
+  std::vector<KernelSignature> out;
+  for (const auto& [name, params] : kernels) {
+    KernelSignature sig;
+    sig.name = name;
+    sig.extern_c = true;
+    sig.from_ptx = true;
+    for (std::size_t i = 0; i < params.size(); ++i)
+      sig.params.push_back(cubin_param(i, params[i]));
+    out.push_back(std::move(sig));
+  }
+  return out;
+}
+
+std::vector<KernelSignature> find_module_kernels(const KernelSource& source) {
+  if (source.text.empty() && !source.image.empty())
+    return find_image_kernels(source.image, source.path.string());
+  return find_ptx_kernels(source.text, source.path.string());
+}
 
 std::vector<KernelSignature> find_ptx_kernels(std::string_view ptx, std::string_view file_name) {
   std::vector<kit::PtxEntry> entries;

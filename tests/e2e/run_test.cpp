@@ -50,10 +50,12 @@ TEST(RunE2E, AFatBinaryRunsThroughItsPtx) {
       std::string(cpu));
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("k3<<<(1,1,1),(1,1,1)>>>"), std::string::npos) << r.out;
-  r = run_gpurun("tests/data/cubin/sass_only.fatbin --kernel k3 --grid 1 --block 1" +
+  // Its parameters come from its cubin (sizes only), so the scalars carry their types.
+  r = run_gpurun("tests/data/cubin/sass_only.fatbin --kernel k3 --grid 1 --block 1 "
+                 "--arg a=f32[4] --arg n=i32:2 --arg s=f64:7.5" +
                  std::string(cpu));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("sass_only.fatbin: it holds no PTX"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sass_only.fatbin: the fatbin holds no PTX"), std::string::npos) << r.err;
 }
 
 TEST(RunE2E, SeedScalarAddJson) {

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "base/npy.hpp"
 #include "support/test_support.hpp"
 
 namespace gpurun::capture {
@@ -14,6 +15,10 @@ std::vector<std::byte> bytes_of(std::string_view text) {
   std::vector<std::byte> out(text.size());
   std::memcpy(out.data(), text.data(), text.size());
   return out;
+}
+
+std::vector<std::byte> filled(std::size_t n, int value) {
+  return std::vector<std::byte>(n, static_cast<std::byte>(value));
 }
 
 // A launch of saxpy(float a, const float* x, float* y_plus_16) with x and y in two allocations.
@@ -30,8 +35,8 @@ LaunchRecord saxpy_launch() {
   const Allocation x{0x7000, 64, MemoryKind::device};
   const Allocation y{0x9000, 128, MemoryKind::pool};
   r.pointers = {{1, 0, x, 0}, {2, 0, y, 16}};
-  r.memory = {{{x, 0, 64}, bytes_of("x-before"), bytes_of("x-after")},
-              {{y, 0, 100}, bytes_of("y-before"), bytes_of("y-after")}};
+  r.memory = {{{x, 0, 64}, filled(64, 1), filled(64, 2)},
+              {{y, 0, 100}, filled(100, 3), filled(100, 4)}};
   r.incomplete = {"a1: 100 of its 128 bytes saved (max-bytes)"};
   r.device = "NVIDIA H200";
   r.arch = "sm_90";
@@ -57,8 +62,15 @@ TEST(LaunchRecord, WritesTheFolderAndTheRecordNamesEveryFile) {
   ASSERT_EQ(doc["memory"].size(), 2u);
   EXPECT_EQ(doc["memory"][1]["kind"], "pool");
   EXPECT_EQ(doc["memory"][1]["saved"], 100);
-  EXPECT_EQ(test::slurp(dir / doc["memory"][1]["after"].get<std::string>()), "y-after");
-  EXPECT_EQ(test::slurp(dir / doc["memory"][0]["before"].get<std::string>()), "x-before");
+  // Saved as .npy of the pointee's type (float* y) where the window's size allows it.
+  EXPECT_EQ(doc["memory"][1]["dtype"], "f32");
+  const HostBuffer y_after = read_npy(dir / doc["memory"][1]["after"].get<std::string>());
+  EXPECT_EQ(y_after.dtype(), DType::f32);
+  ASSERT_EQ(y_after.size_bytes(), 100u);
+  EXPECT_EQ(y_after.bytes()[99], std::byte{4});
+  const HostBuffer x_before = read_npy(dir / doc["memory"][0]["before"].get<std::string>());
+  EXPECT_EQ(x_before.bytes()[0], std::byte{1});
+  EXPECT_TRUE(std::filesystem::exists(dir / "capture.json"));
   EXPECT_EQ(doc["complete"], false);
   EXPECT_EQ(doc["incomplete"].size(), 1u);
   EXPECT_EQ(memory_index(r, r.pointers[1]), 1u);

@@ -273,5 +273,75 @@ TEST(ArgSpecPlacement, AMalformedDeviceNamesThePosition) {
                                      "device at position 9");
 }
 
+TEST(ArgSpecPointer, NamesABufferAndAByteOffset) {
+  const ArgSpec p = parse_arg_spec("x=&pool+4096");
+  EXPECT_EQ(p.kind, ArgSpec::Kind::pointer);
+  EXPECT_EQ(p.name, "x");
+  EXPECT_EQ(p.pointer.buffer, "pool");
+  EXPECT_EQ(p.pointer.offset, 4096u);
+  const ArgSpec q = parse_arg_spec("&a0 + 1<<4");
+  EXPECT_FALSE(q.name);
+  EXPECT_EQ(q.pointer.buffer, "a0");
+  EXPECT_EQ(q.pointer.offset, 16u);
+  EXPECT_EQ(parse_arg_spec("&a0").pointer.offset, 0u);
+  const auto bytes = encode_with_addresses(p, [](const PointerTo& to) {
+    EXPECT_EQ(to.buffer, "pool");
+    return 0x7f0000001000 + to.offset;
+  });
+  EXPECT_EQ(decode<std::uint64_t>(bytes), 0x7f0000002000u);
+}
+
+TEST(ArgSpecPointer, ErrorsNameThePosition) {
+  EXPECT_EQ(arg_error("x=&"), "--arg 'x=&': expected a buffer name after '&' (&x, &x+256) at "
+                              "position 4");
+  EXPECT_EQ(arg_error("&a-4"),
+            "--arg '&a-4': expected '+' and a byte offset after the buffer name (&x+256) at "
+            "position 3");
+  EXPECT_NE(arg_error("&a+-4").find("the byte offset must be between 0 and 2**48"),
+            std::string::npos);
+}
+
+TEST(ArgSpecRecord, FieldsSitAtTheirNaturalAlignmentAsInAStruct) {
+  // struct { float* data; int n; float scale; char tag; } → 8 + 4 + 4 + 1, padded to 24.
+  const ArgSpec r = parse_arg_spec("v={&pool+16, i32:-4, f32:2.5, u8:7}");
+  EXPECT_EQ(r.kind, ArgSpec::Kind::record);
+  EXPECT_EQ(r.name, "v");
+  ASSERT_EQ(r.fields.size(), 4u);
+  EXPECT_EQ(r.fields[0].offset, 0u);
+  EXPECT_EQ(r.fields[1].offset, 8u);
+  EXPECT_EQ(r.fields[2].offset, 12u);
+  EXPECT_EQ(r.fields[3].offset, 16u);
+  EXPECT_EQ(r.record_size, 24u);
+  const auto bytes = encode_with_addresses(r, [](const PointerTo& to) { return 0x1000 + to.offset; });
+  ASSERT_EQ(bytes.size(), 24u);
+  std::uint64_t address = 0;
+  std::memcpy(&address, bytes.data(), 8);
+  EXPECT_EQ(address, 0x1010u);
+  std::int32_t n = 0;
+  std::memcpy(&n, bytes.data() + 8, 4);
+  EXPECT_EQ(n, -4);
+  float scale = 0;
+  std::memcpy(&scale, bytes.data() + 12, 4);
+  EXPECT_EQ(scale, 2.5f);
+  EXPECT_EQ(bytes[16], std::byte{7});
+  EXPECT_EQ(bytes[17], std::byte{0});
+  // A u8 then an i32: the i32 goes to offset 4; the record is 8 bytes.
+  const ArgSpec packed = parse_arg_spec("{u8:1, i32:2}");
+  EXPECT_EQ(packed.fields[1].offset, 4u);
+  EXPECT_EQ(packed.record_size, 8u);
+  EXPECT_EQ(parse_arg_spec("{u16:1}").record_size, 2u);
+}
+
+TEST(ArgSpecRecord, ErrorsNameTheField) {
+  EXPECT_EQ(arg_error("{i32:1"), "--arg '{i32:1': missing '}' at the end of the record at "
+                                 "position 7");
+  EXPECT_EQ(arg_error("{i32:1, }"), "--arg '{i32:1, }': expected a field (TYPE:NUMBER or &NAME) "
+                                    "in the record at position 9");
+  EXPECT_EQ(arg_error("{5}"), "--arg '{5}': a record field is TYPE:NUMBER (i32:5, f32:0.5) or "
+                              "&NAME at position 2");
+  EXPECT_NE(arg_error("{u8:256}").find("256 is out of range for u8"), std::string::npos);
+  EXPECT_NE(arg_error("{float:1}").find("unknown dtype 'float' (write f32"), std::string::npos);
+}
+
 } // namespace
 } // namespace gpurun

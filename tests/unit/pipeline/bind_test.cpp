@@ -185,5 +185,24 @@ TEST(Bind, StructParametersNeedAnExplicitType) {
   EXPECT_EQ(bound[0].scalar_type, DType::u64);
 }
 
+TEST(Bind, APointerGoesToAPointerParameterOrAPtx64BitOne) {
+  const auto bound = bind_args(k_scalar_add, specs({"&pool+16", "size=4", "{f32:2}"}));
+  EXPECT_EQ(bound[0].spec.kind, ArgSpec::Kind::pointer);
+  EXPECT_EQ(bound[0].name, "vector");
+  EXPECT_EQ(bind_error(k_scalar_add, {"vector=f32[4]", "size=&pool", "scalar=1"}),
+            "--arg size: a pointer (&…) for parameter 'int size', which takes a number");
+  const auto ptx = find_ptx_kernels(".visible .entry k(.param .u64 k_param_0, .param .u32 "
+                                    "k_param_1)\n{\nret;\n}\n");
+  EXPECT_NO_THROW((void)bind_args(ptx.at(0), specs({"&a0+8", "u32:3"})));
+}
+
+TEST(Bind, ARecordMustHaveTheParameterSize) {
+  const KernelSignature k = kernel("struct V { float* d; int n; };\n"
+                                   "__global__ void k(float scale, double both) {}");
+  EXPECT_NO_THROW((void)bind_args(k, specs({"{u32:0x3f800000}", "{i32:1, i32:2}"})));
+  EXPECT_EQ(bind_error(k, {"{u8:1}", "both=1"}),
+            "--arg scale: a record of 1 bytes for parameter 'float scale' (4 bytes)");
+}
+
 } // namespace
 } // namespace gpurun

@@ -161,5 +161,22 @@ TEST(Check, BadExpectationTextIsAUsageError) {
   EXPECT_THROW((void)parse_expectation("", like, {}), Error);
 }
 
+TEST(Check, ExactComparesBits) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const HostBuffer got = make(DType::f32, {0.0f, 1.0f, nan});
+  const HostBuffer same = make(DType::f32, {0.0f, 1.0f, nan});
+  EXPECT_TRUE(compare_buffers("x", got, same, 0, 0, true).passed);
+  // -0 equals +0 by value, not by its bits.
+  const HostBuffer negative_zero = make(DType::f32, {-0.0f, 1.0f, nan});
+  EXPECT_TRUE(compare_buffers("x", got, negative_zero, 0, 0).passed);
+  const CheckReport r = compare_buffers("x", got, negative_zero, 1, 1, true);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.mismatches, 1u);
+  // Elements of another size cannot be compared bit for bit.
+  const CheckReport sizes = compare_buffers("x", got, make(DType::f64, {0, 1, 2}), 0, 0, true);
+  EXPECT_FALSE(sizes.passed);
+  EXPECT_NE(sizes.message.find("bit-for-bit"), std::string::npos) << sizes.message;
+}
+
 } // namespace
 } // namespace gpurun
