@@ -281,6 +281,23 @@ void allocate_buffer(PreparedRun& run, const ArgSpec& spec, const std::string& n
   run.buffers.push_back(std::move(b));
 }
 
+/// A record or pointer for a parameter whose size only the compiled layout tells (a struct of the
+/// source): the bytes must fill it exactly.
+void check_record_sizes(const std::vector<BoundArg>& bound, const std::vector<ParamLayout>& layout) {
+  for (const BoundArg& arg : bound) {
+    if (arg.index >= layout.size() || layout[arg.index].size == 0)
+      continue;
+    const std::size_t given = arg.spec.kind == ArgSpec::Kind::record    ? arg.spec.record_size
+                              : arg.spec.kind == ArgSpec::Kind::pointer ? 8
+                                                                        : 0;
+    if (given != 0 && given != layout[arg.index].size)
+      throw usage_error(fmt::format("--arg {}: a {} of {} bytes for parameter '{}' ({} bytes)",
+                                    arg.name,
+                                    arg.spec.kind == ArgSpec::Kind::record ? "record" : "pointer",
+                                    given, describe(*arg.param), layout[arg.index].size));
+  }
+}
+
 /// The --memory buffers: named device buffers no parameter takes, which pointers (&NAME) and
 /// records reach (a captured launch's allocations, a struct's arrays).
 std::vector<std::pair<std::string, ArgSpec>> memory_specs(const RunRequest& request) {
@@ -450,6 +467,7 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   trace("module loaded");
 
   check_layout(kernel.signature, run.function->params());
+  check_record_sizes(bound, run.function->params());
   validate_launch(outcome.launch, props, outcome.attributes.static_shared_bytes);
 
   const auto h2d_start = Clock::now();
