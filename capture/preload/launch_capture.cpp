@@ -31,19 +31,22 @@ namespace {
 using namespace cu;
 
 /// The launch's parameters: each one's offset and size, from the driver (cuFuncGetParamInfo, or
-/// cuKernelGetParamInfo for a library kernel; driver 12.4+).
+/// cuKernelGetParamInfo for a library kernel; driver 12.4+). Each is called through its own type:
+/// a CUfunction and a CUkernel are different handles.
 std::vector<ParamSlot> param_slots(const void* function, bool library_kernel) {
-  using info_fn = CUresult (*)(const void*, std::size_t, std::size_t*, std::size_t*);
-  static const auto function_info = real<info_fn>("cuFuncGetParamInfo");
-  static const auto kernel_info = real<info_fn>("cuKernelGetParamInfo");
-  const info_fn get_info = library_kernel ? kernel_info : function_info;
-  std::vector<ParamSlot> slots;
-  if (get_info == nullptr)
+  static const auto function_info = real<cuda::cuFuncGetParamInfo_fn>("cuFuncGetParamInfo");
+  static const auto kernel_info = real<cu::cuKernelGetParamInfo_fn>("cuKernelGetParamInfo");
+  if (library_kernel ? kernel_info == nullptr : function_info == nullptr)
     throw std::runtime_error("the driver does not describe kernel parameters (before 12.4)");
+  auto* handle = const_cast<void*>(function);
+  std::vector<ParamSlot> slots;
   for (std::size_t i = 0; i < 4096; ++i) {
     std::size_t offset = 0;
     std::size_t size = 0;
-    if (get_info(function, i, &offset, &size) != k_success)
+    const CUresult r = library_kernel
+                           ? kernel_info(static_cast<CUkernel>(handle), i, &offset, &size)
+                           : function_info(static_cast<CUfunction>(handle), i, &offset, &size);
+    if (r != k_success)
       break;
     slots.push_back({offset, size});
   }
