@@ -20,6 +20,7 @@
 
 #include "capture/launch_record.hpp"
 #include "capture/pointer_scan.hpp"
+#include "capture/preload/param_layout.hpp"
 #include "capture/preload/program_state.hpp"
 #include "capture/preload/real_driver.hpp"
 #include "capture/preload/settings.hpp"
@@ -29,29 +30,6 @@ namespace gpurun::capture::preload {
 namespace {
 
 using namespace cu;
-
-/// The launch's parameters: each one's offset and size, from the driver (cuFuncGetParamInfo, or
-/// cuKernelGetParamInfo for a library kernel; driver 12.4+). Each is called through its own type:
-/// a CUfunction and a CUkernel are different handles.
-std::vector<ParamSlot> param_slots(const void* function, bool library_kernel) {
-  static const auto function_info = real<cuda::cuFuncGetParamInfo_fn>("cuFuncGetParamInfo");
-  static const auto kernel_info = real<cu::cuKernelGetParamInfo_fn>("cuKernelGetParamInfo");
-  if (library_kernel ? kernel_info == nullptr : function_info == nullptr)
-    throw std::runtime_error("the driver does not describe kernel parameters (before 12.4)");
-  auto* handle = const_cast<void*>(function);
-  std::vector<ParamSlot> slots;
-  for (std::size_t i = 0; i < 4096; ++i) {
-    std::size_t offset = 0;
-    std::size_t size = 0;
-    const CUresult r = library_kernel
-                           ? kernel_info(static_cast<CUkernel>(handle), i, &offset, &size)
-                           : function_info(static_cast<CUfunction>(handle), i, &offset, &size);
-    if (r != k_success)
-      break;
-    slots.push_back({offset, size});
-  }
-  return slots;
-}
 
 std::vector<std::byte> param_bytes(const Launch& l, const std::vector<ParamSlot>& slots) {
   std::size_t total = 0;
@@ -113,7 +91,14 @@ void save_memory(LaunchRecord& record, bool after) {
   }
 }
 
-std::string device_description(std::string& arch) {
+/// The device of the current context, as the record names it.
+struct Device {
+  std::string name;         ///< "NVIDIA H200"; empty when there is no current context
+  std::string arch;         ///< "sm_90"
+  unsigned arch_number = 0; ///< 90
+};
+
+Device current_device() {
   static const auto get_device = real<cu::cuCtxGetDevice_fn>("cuCtxGetDevice");
   static const auto get_name = real<cuda::cuDeviceGetName_fn>("cuDeviceGetName");
   static const auto get_attribute = real<cuda::cuDeviceGetAttribute_fn>("cuDeviceGetAttribute");
@@ -126,8 +111,8 @@ std::string device_description(std::string& arch) {
   (void)get_name(name, sizeof name - 1, device);
   (void)get_attribute(&major, cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
   (void)get_attribute(&minor, cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
-  arch = fmt::format("sm_{}{}", major, minor);
-  return name;
+  return {name, fmt::format("sm_{}{}", major, minor),
+          static_cast<unsigned>(std::max(0, major * 10 + minor))};
 }
 
 std::string joined(const std::vector<std::string>& parts) {
@@ -176,7 +161,10 @@ CUresult launch(const Launch& l, LaunchCall go) {
     std::copy(std::begin(l.grid), std::end(l.grid), record.grid);
     std::copy(std::begin(l.block), std::end(l.block), record.block);
     record.shared_bytes = l.shared_bytes;
-    record.slots = param_slots(l.function, info.library_kernel);
+    const Device device = current_device();
+    record.device = device.name;
+    record.arch = device.arch;
+    record.slots = param_slots(l.function, info, device.arch_number);
     record.params = param_bytes(l, record.slots);
     if (info.image != nullptr) {
       record.image_kind = info.image->kind;
@@ -199,7 +187,6 @@ CUresult launch(const Launch& l, LaunchCall go) {
             "a{}: unified memory (cuMemAllocManaged), which the host may change at any time", i));
       record.memory.push_back({plan.windows[i], {}, {}});
     }
-    record.device = device_description(record.arch);
   } catch (const std::exception& e) {
     say(fmt::format("{} launch {}: not captured: {}", info.name, ordinal, e.what()));
     return go();

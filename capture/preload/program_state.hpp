@@ -14,6 +14,7 @@
 
 #include "backends/kit/module_image.hpp"
 #include "capture/allocation_map.hpp"
+#include "capture/image_params.hpp"
 #include "capture/preload/driver_entry_points.hpp"
 
 namespace gpurun::capture::preload {
@@ -22,6 +23,11 @@ struct Image {
   kit::ImageKind kind = kit::ImageKind::unknown;
   std::vector<std::byte> bytes;
   std::string why; ///< why it could not be copied
+  /// Its kernels' parameter layouts (capture/image_params), for a driver that cannot report them:
+  /// read once, at the first launch that needs them (param_layout).
+  mutable std::once_flag layouts_read;
+  mutable ParamLayouts layouts;
+  mutable std::string layouts_why; ///< why they could not be read
 };
 
 struct KernelInfo {

@@ -38,9 +38,13 @@ std::string quoted(const std::string& s) {
   return q + "'";
 }
 
-/// The folder of the fake libcuda.so.1.
+/// The folder of the fake libcuda.so.1: a 12.4 driver, or a 12.3 one without
+/// cuFuncGetParamInfo and cuKernelGetParamInfo.
 fs::path fake_cuda_dir() {
   return GPURUN_TEST_FAKE_CUDA_DIR;
+}
+fs::path fake_cuda_12_3_dir() {
+  return GPURUN_TEST_FAKE_CUDA_12_3_DIR;
 }
 
 /// `timeout` and `env` for a command that runs the program on the fake driver: a program that
@@ -323,6 +327,23 @@ TEST(CaptureE2E, AllCapturesEveryLaunchOfAProgramThatUsesDlsym) {
 
 TEST(CaptureE2E, AllCapturesEveryLaunchOfAProgramThatUsesCuGetProcAddress) {
   expect_every_launch("proc");
+}
+
+// Without cuFuncGetParamInfo and cuKernelGetParamInfo (a driver before 12.4), the layouts come from
+// the PTX the program loaded: the same captures, the struct and its pointer included. The
+// linking program launches scale_bias through its CUkernel, the dlsym one through the
+// CUfunction cuKernelGetFunction made of it.
+TEST(CaptureE2E, ParamLayoutsComeFromTheModuleWhenTheDriverHasNoParamInfo) {
+  for (const std::string mode : {"linked", "dlsym"})
+    expect_every_launch(mode, fake_cuda_12_3_dir());
+  const auto c = capture("--kernel '*scale_bias*'", "linked", fake_cuda_12_3_dir());
+  EXPECT_NE(c.run.err.find("layouts come from the module images"), std::string::npos) << c.run.err;
+}
+
+// A driver that has them but refuses them (CUDA_ERROR_NOT_SUPPORTED) is as one without them.
+TEST(CaptureE2E, ParamLayoutsComeFromTheModuleWhenTheDriverRefusesParamInfo) {
+  for (const std::string mode : {"linked", "dlsym"})
+    expect_every_launch(mode, fake_cuda_dir(), "FAKE_CUDA_PARAM_INFO=unsupported");
 }
 
 TEST(CaptureE2E, MaxBytesCutsTheMemoryAndTheRecordSaysSo) {

@@ -77,7 +77,7 @@ FAKE_CUDA_API fc::CUresult cuMemcpyHtoD_v2(fc::CUdeviceptr destination, const vo
 FAKE_CUDA_API fc::CUresult cuMemcpyDtoH_v2(void* destination, fc::CUdeviceptr source,
                                            std::size_t size);
 FAKE_CUDA_API fc::CUresult cuStreamIsCapturing(fc::CUstream stream, int* status);
-// Driver 12.4+.
+// Driver 12.4+: the fake built as a 12.3 driver (FAKE_CUDA_WITHOUT_PARAM_INFO) has neither.
 FAKE_CUDA_API fc::CUresult cuFuncGetParamInfo(fc::CUfunction function, std::size_t index,
                                               std::size_t* offset, std::size_t* size);
 FAKE_CUDA_API fc::CUresult cuKernelGetParamInfo(fc::CUkernel kernel, std::size_t index,

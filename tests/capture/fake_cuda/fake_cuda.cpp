@@ -13,8 +13,13 @@
 //                 fake_module.hpp), over grid × block threads; a kernel of another name does
 //                 nothing
 //
+// Built twice: as a 12.4 driver, and with FAKE_CUDA_WITHOUT_PARAM_INFO as a 12.3 one, which has
+// no cuFuncGetParamInfo or cuKernelGetParamInfo. FAKE_CUDA_PARAM_INFO=unsupported in the
+// environment makes those two fail with CUDA_ERROR_NOT_SUPPORTED.
+//
 // This file holds the exported entry points and cuGetProcAddress's table of them.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -26,9 +31,17 @@ namespace {
 
 using namespace gpurun::cuda;
 
+#ifdef FAKE_CUDA_WITHOUT_PARAM_INFO
+constexpr int driver_version = 12030;
+#else
 constexpr int driver_version = 12040;
+#endif
 
+#ifndef FAKE_CUDA_WITHOUT_PARAM_INFO
 CUresult param_info(const Function* f, std::size_t index, std::size_t* offset, std::size_t* size) {
+  if (const char* env = std::getenv("FAKE_CUDA_PARAM_INFO");
+      env != nullptr && std::string_view(env) == "unsupported")
+    return CUDA_ERROR_NOT_SUPPORTED;
   if (f == nullptr)
     return CUDA_ERROR_INVALID_HANDLE;
   if (index >= f->slots.size() || offset == nullptr || size == nullptr)
@@ -37,6 +50,7 @@ CUresult param_info(const Function* f, std::size_t index, std::size_t* offset, s
   *size = f->slots[index].size;
   return CUDA_SUCCESS;
 }
+#endif
 
 CUresult launch_config(const CUlaunchConfig* c, const void* f, void** params, void** extra) {
   if (c == nullptr)
@@ -88,8 +102,10 @@ void* proc_address(std::string_view symbol, int cuda_version, std::uint64_t flag
       {"cuMemcpyHtoD", fn(&cuMemcpyHtoD_v2)},
       {"cuMemcpyDtoH", fn(&cuMemcpyDtoH_v2)},
       {"cuStreamIsCapturing", fn(&cuStreamIsCapturing)},
+#ifndef FAKE_CUDA_WITHOUT_PARAM_INFO
       {"cuFuncGetParamInfo", fn(&cuFuncGetParamInfo)},
       {"cuKernelGetParamInfo", fn(&cuKernelGetParamInfo)},
+#endif
       {"cuLaunchKernel", fn(&cuLaunchKernel), fn(&cuLaunchKernel_ptsz)},
       {"cuLaunchKernelEx", fn(&cuLaunchKernelEx), fn(&cuLaunchKernelEx_ptsz)},
   };
@@ -411,6 +427,7 @@ CUresult cuStreamIsCapturing(CUstream stream, int* status) {
   return CUDA_SUCCESS;
 }
 
+#ifndef FAKE_CUDA_WITHOUT_PARAM_INFO
 CUresult cuFuncGetParamInfo(CUfunction function, std::size_t index, std::size_t* offset,
                             std::size_t* size) {
   std::lock_guard lock(driver().mutex);
@@ -426,6 +443,7 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, std::size_t index, std::size_t* o
   return param_info(known ? reinterpret_cast<const LibraryKernel*>(kernel)->function : nullptr,
                     index, offset, size);
 }
+#endif
 
 CUresult cuLaunchKernel(CUfunction function, unsigned int grid_x, unsigned int grid_y,
                         unsigned int grid_z, unsigned int block_x, unsigned int block_y,
