@@ -28,7 +28,7 @@ if [ $unit_only = 1 ]; then
   ctest --preset debug -L 'unit|fuzz'
 else
   # Everything ctest runs here (gpu_tests, which needs a GPU, is left out of the build).
-  cmake --build --preset debug --target gpurun e2e_tests $unit_targets $fuzz_targets
+  cmake --build --preset debug --target gpurun e2e_tests e2e_capture $unit_targets $fuzz_targets
   ctest --preset debug
 fi
 scripts/fuzz.sh "$seconds"

@@ -76,13 +76,15 @@ using cuLibraryLoadFromFile_fn = CUresult (*)(CUlibrary* library, const char* fi
 using cuLibraryGetKernel_fn = CUresult (*)(CUkernel* kernel, CUlibrary library, const char* name);
 using cuLibraryGetModule_fn = CUresult (*)(CUmodule* module, CUlibrary library);
 using cuKernelGetFunction_fn = CUresult (*)(CUfunction* func, CUkernel kernel);
+// Driver 12.4+ (cuFuncGetParamInfo is the CUDA backend's: cuda::cuFuncGetParamInfo_fn).
+using cuKernelGetParamInfo_fn = CUresult (*)(CUkernel kernel, std::size_t paramIndex,
+                                             std::size_t* paramOffset, std::size_t* paramSize);
 using cuMemAllocPitch_fn = CUresult (*)(CUdeviceptr* dptr, std::size_t* pitch,
                                         std::size_t widthInBytes, std::size_t height,
                                         unsigned int elementSizeBytes);
 using cuMemAllocManaged_fn = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize,
                                           unsigned int flags);
-using cuMemAllocAsync_fn = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize,
-                                        CUstream hStream);
+using cuMemAllocAsync_fn = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize, CUstream hStream);
 using cuMemAllocFromPoolAsync_fn = CUresult (*)(CUdeviceptr* dptr, std::size_t bytesize,
                                                 CUmemoryPool pool, CUstream hStream);
 using cuMemFreeAsync_fn = CUresult (*)(CUdeviceptr dptr, CUstream hStream);
