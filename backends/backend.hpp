@@ -65,8 +65,8 @@ struct KernelSource {
   /// `image_format` "fatbin" or "cubin". The CUDA backend loads it as it is, so the driver picks
   /// the machine code the application ran; `text` is then the PTX it carries (empty when it
   /// carries none), which the CPU backend runs.
-  std::vector<std::byte> image;
-  std::string image_format;
+  std::vector<std::byte> image{};
+  std::string image_format{};
 };
 
 /// Options for a JIT compile.

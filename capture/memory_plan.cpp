@@ -28,23 +28,34 @@ MemoryPlan plan_memory(std::span<const FoundPointer> pointers, std::uint64_t bud
     }
     it->offsets.push_back(p.offset_in_allocation);
   }
-  MemoryPlan plan;
-  for (Reached& r : reached) {
+  // Allocations are saved whole, in order of first reference, while the budget lasts; the
+  // windows of the others then share what is left equally (a window shorter than its share
+  // hands the rest on to the windows after it).
+  std::vector<bool> whole(reached.size(), false);
+  std::size_t windows_left = 0;
+  for (std::size_t i = 0; i < reached.size(); ++i) {
+    Reached& r = reached[i];
     std::sort(r.offsets.begin(), r.offsets.end());
     r.offsets.erase(std::unique(r.offsets.begin(), r.offsets.end()), r.offsets.end());
+    whole[i] = r.allocation.size <= budget;
+    if (whole[i])
+      budget -= r.allocation.size;
+    else
+      windows_left += r.offsets.size();
+  }
+  MemoryPlan plan;
+  for (std::size_t i = 0; i < reached.size(); ++i) {
+    const Reached& r = reached[i];
     const std::uint64_t size = r.allocation.size;
-    if (size <= budget) {
+    if (whole[i]) {
       plan.windows.push_back({r.allocation, 0, size});
-      budget -= size;
       continue;
     }
-    // Windows from each pointer to the next one into this allocation (or its end), each taking
-    // an equal share of what budget is left to the windows still to be planned.
-    for (std::size_t i = 0; i < r.offsets.size(); ++i) {
-      const std::uint64_t start = r.offsets[i];
-      const std::uint64_t end = i + 1 < r.offsets.size() ? r.offsets[i + 1] : size;
-      const std::uint64_t share = budget / (r.offsets.size() - i);
-      const std::uint64_t saved = std::min(end - start, share);
+    // Windows from each pointer to the next one into this allocation (or its end).
+    for (std::size_t j = 0; j < r.offsets.size(); ++j) {
+      const std::uint64_t start = r.offsets[j];
+      const std::uint64_t end = j + 1 < r.offsets.size() ? r.offsets[j + 1] : size;
+      const std::uint64_t saved = std::min(end - start, budget / windows_left--);
       budget -= saved;
       plan.left_out.push_back(fmt::format(
           "a{}: bytes [{}, {}) of a {}-byte allocation saved, the rest left out (the byte "

@@ -56,6 +56,15 @@ TEST(MemoryPlan, AnAllocationThatFitsIsWholeAndTheNextSharesWhatIsLeft) {
   EXPECT_EQ(plan.windows[1].saved, 200u);
 }
 
+TEST(MemoryPlan, AllocationsPastTheBudgetShareItWhateverTheirOrder) {
+  const Allocation a{0x1000, 1000, MemoryKind::device};
+  const Allocation b{0x100000, 1000, MemoryKind::device};
+  const MemoryPlan plan = plan_memory(std::vector{at(a, 0), at(b, 0)}, 100);
+  ASSERT_EQ(plan.windows.size(), 2u);
+  EXPECT_EQ(plan.windows[0].saved, 50u);
+  EXPECT_EQ(plan.windows[1].saved, 50u);
+}
+
 TEST(MemoryPlan, AnExhaustedBudgetLeavesEmptyWindowsThatStillLocateTheirPointers) {
   const Allocation a{0x1000, 100, MemoryKind::device};
   const std::vector<FoundPointer> pointers{at(a, 40)};

@@ -58,14 +58,21 @@ TEST(LoadKernelSource, AFatBinaryIsReadAsItsPtx) {
   EXPECT_NE(source.text.find(".target sm_90"), std::string::npos);
   EXPECT_NE(source.text.find(".entry k3("), std::string::npos);
   EXPECT_EQ(source.text.find('\0'), std::string::npos);
-  EXPECT_EQ(test::usage_message([&] { (void)load_kernel_source(dir / "sass_only.fatbin"); }),
-            (dir / "sass_only.fatbin").string() +
-                ": it holds no PTX, only machine code (compile with -gencode "
-                "arch=compute_XX,code=compute_XX to keep the PTX)");
+  EXPECT_EQ(source.image_format, "fatbin");
+  EXPECT_EQ(source.image.size(), std::filesystem::file_size(dir / "params.fatbin"));
+  // Machine code only: the image, for the CUDA backend, and no PTX text.
+  const KernelSource sass = load_kernel_source(dir / "sass_only.fatbin");
+  EXPECT_TRUE(sass.text.empty());
+  EXPECT_EQ(sass.image_format, "fatbin");
+  // What an image is comes from its bytes: a cubin under another name is a cubin.
   const auto renamed = test::temp_dir() / "k.fatbin";
   std::filesystem::copy_file(dir / "params.cubin", renamed);
-  EXPECT_EQ(test::usage_message([&] { (void)load_kernel_source(renamed); }),
-            renamed.string() + ": not a fat binary (its magic is not 0xBA55ED50)");
+  EXPECT_EQ(load_kernel_source(renamed).image_format, "cubin");
+  EXPECT_EQ(load_kernel_source(dir / "params.cubin").image_format, "cubin");
+  const auto text = test::temp_dir() / "not.fatbin";
+  std::ofstream(text) << "hello";
+  EXPECT_EQ(test::usage_message([&] { (void)load_kernel_source(text); }),
+            text.string() + ": not a fat binary (its magic is not 0xBA55ED50)");
 }
 
 TEST(LoadKernelSource, MissingFileIsAUsageErrorNamingIt) {

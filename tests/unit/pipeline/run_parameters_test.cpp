@@ -54,8 +54,9 @@ TEST(RunParameters, EachNameFlagAndSpecKeyOnce) {
     }
     // Without a flag or a spec key a parameter could not be given at all.
     EXPECT_TRUE(!p.flags.empty() || !p.spec_key.empty());
-    // A switch has nothing to read in a spec but true or false.
-    if (p.type == ParameterType::flag)
+    // A switch a spec may hold (exact) reads true or false there; the others are the command
+    // line's alone.
+    if (p.type == ParameterType::flag && p.name != "exact")
       EXPECT_TRUE(p.spec_key.empty());
   }
 }
