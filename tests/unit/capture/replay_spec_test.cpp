@@ -74,10 +74,10 @@ TEST(ReplaySpec, PointersWholeAreBuffersAndIntoTheMiddleAreMemoryWithAnOffset) {
   const auto spec = replay_spec(r);
   EXPECT_EQ(spec["source"], "module.ptx");
   EXPECT_EQ(spec["kernel"], "_Z5saxpyifPKfPf");
-  EXPECT_EQ(spec["grid"], nlohmann::json({4, 1, 1}));
-  EXPECT_EQ(spec["args"], nlohmann::json({"p0=u32:16", "p1=f32:0.1",
+  EXPECT_EQ(spec["grid"], nlohmann::ordered_json({4, 1, 1}));
+  EXPECT_EQ(spec["args"], nlohmann::ordered_json({"p0=u32:16", "p1=f32:0.1",
                                           "a0=f32[16]:@memory/a0.before.npy", "p3=&a1+16"}));
-  EXPECT_EQ(spec["memory"], nlohmann::json({"a1=f32[32]:@memory/a1.before.npy"}));
+  EXPECT_EQ(spec["memory"], nlohmann::ordered_json({"a1=f32[32]:@memory/a1.before.npy"}));
   EXPECT_EQ(spec["expect"]["a0"], "@memory/a0.after.npy");
   EXPECT_EQ(spec["expect"]["a1"], "@memory/a1.after.npy");
   EXPECT_EQ(spec["exact"], true);
@@ -93,7 +93,7 @@ TEST(ReplaySpec, TwoPointersIntoOneAllocationShareItsMemoryEntry) {
   const auto spec = replay_spec(r);
   EXPECT_EQ(spec["args"][2], "p2=&a0");
   EXPECT_EQ(spec["args"][3], "p3=&a0");
-  EXPECT_EQ(spec["memory"], nlohmann::json({"a0=f32[16]:@memory/a0.before.npy"}));
+  EXPECT_EQ(spec["memory"], nlohmann::ordered_json({"a0=f32[16]:@memory/a0.before.npy"}));
 }
 
 TEST(ReplaySpec, AStructWithAPointerIsARecordAndUntypedMemoryIsBytes) {
@@ -112,9 +112,9 @@ TEST(ReplaySpec, AStructWithAPointerIsARecordAndUntypedMemoryIsBytes) {
   r.memory = {{{a, 0, 60}, {}, {}}};
   const auto spec = replay_spec(r);
   EXPECT_EQ(spec["source"], "module.cubin");
-  EXPECT_EQ(spec["args"], nlohmann::json({"p0={&a0+8, u32:0x5, u32:0x40000000}",
+  EXPECT_EQ(spec["args"], nlohmann::ordered_json({"p0={&a0+8, u32:0x5, u32:0x40000000}",
                                           "p1={u32:0x3}"}));
-  EXPECT_EQ(spec["memory"], nlohmann::json({"a0=u8[60]:@memory/a0.before.npy"}));
+  EXPECT_EQ(spec["memory"], nlohmann::ordered_json({"a0=u8[60]:@memory/a0.before.npy"}));
 }
 
 TEST(ReplaySpec, AWindowOfAPoolSlabIsReplayedAsItsOwnBuffer) {
