@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <new>
 #include <optional>
 
@@ -12,6 +11,7 @@
 #include "backends/compilers/whole_file.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
+#include "base/host_memory.hpp"
 #include "base/process_clock.hpp"
 #include "pipeline/arg_spec.hpp"
 #include "pipeline/bind.hpp"
@@ -188,18 +188,6 @@ ResolvedKernel resolve_from_module(const RunRequest& request, const KernelSource
   }
   (void)select_kernel(find_kernels(source.text), name); // throws the scan's "no kernel" error
   throw usage_error(fmt::format("--kernel: no kernel '{}' in {}", name, source.path.string()));
-}
-
-// MemAvailable of /proc/meminfo: what the host can give without swapping.
-std::optional<std::uint64_t> available_host_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:")
-      return kib * 1024;
-  return std::nullopt;
 }
 
 std::string gib(std::uint64_t bytes) {

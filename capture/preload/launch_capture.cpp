@@ -8,7 +8,6 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <limits>
 #include <stdexcept>
@@ -18,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "base/host_memory.hpp"
 #include "capture/launch_record.hpp"
 #include "capture/pointer_scan.hpp"
 #include "capture/preload/param_layout.hpp"
@@ -66,13 +66,8 @@ std::uint64_t affordable_bytes() {
   struct statvfs fs {};
   if (statvfs(dir.c_str(), &fs) == 0)
     affordable = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize / 2;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:")
-      affordable = std::min(affordable, kib * 1024 / 3);
+  if (const auto available = available_host_bytes())
+    affordable = std::min(affordable, *available / 3);
   return affordable;
 }
 
