@@ -4,7 +4,9 @@
 # unchanged under capture; every capture then replays on CUDA (bit for bit against what the
 # program computed), on the CPU backend where its module has PTX, and under `gpurun bench`.
 # From a build folder made elsewhere (build/ carried along); prints a table last.
-# Usage: scripts/capture-gpu-check.sh [OUTDIR]   (KEEP=DIR copies the saxpy_app captures there)
+# Usage: scripts/capture-gpu-check.sh [OUTDIR]
+#   KEEP=FILE.tgz   packs the saxpy_app captures into one archive (for tests/data)
+#   TABLE=FILE      each row is also appended to FILE as soon as it is known
 set -u
 cd "$(dirname "$0")/.."
 OUT=${1:-${OUT:-/tmp/gpurun-capture}}
@@ -12,7 +14,11 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 G=$PWD/${BUILD:-build}/gpurun
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 declare -a rows
-row() { rows+=("$(printf '%-58s %s' "$1" "$2")"); }
+row() {
+  rows+=("$(printf '%-58s %s' "$1" "$2")")
+  [ -n "${TABLE:-}" ] && printf '%-58s %s\n' "$1" "$2" >>"$TABLE"
+  return 0
+}
 
 # Replays every capture under $1 (at most $2 of them) and adds one row per capture:
 # cuda (rc, checks) · cpu (rc) · bench median.
@@ -22,21 +28,21 @@ replay_all() {
     [ -f "$cap/capture.json" ] || continue
     n=$((n + 1)); [ $n -gt "$limit" ] && break
     local name; name=$(basename "$cap")
-    $G "$cap/capture.json" --json >"$cap/replay_cuda.json" 2>"$cap/replay_cuda.err"
+    timeout 60 $G "$cap/capture.json" --json >"$cap/replay_cuda.json" 2>"$cap/replay_cuda.err"
     local rc_cuda=$?
     local checks; checks=$(python3 -c "
 import json,sys
 d=json.load(open('$cap/replay_cuda.json'))
 c=d.get('checks',[])
 print('%d/%d bit-identical' % (sum(1 for x in c if x['passed']), len(c)) if c else d.get('error',{}).get('message','?')[:60])" 2>/dev/null)
-    timeout 300 $G "$cap/capture.json" --backend cpu --json >"$cap/replay_cpu.json" 2>"$cap/replay_cpu.err"
+    timeout 90 $G "$cap/capture.json" --backend cpu --json >"$cap/replay_cpu.json" 2>"$cap/replay_cpu.err"
     local rc_cpu=$?
     local cpu; cpu=$(python3 -c "
 import json
 d=json.load(open('$cap/replay_cpu.json'))
 c=d.get('checks',[])
 print('%d/%d' % (sum(1 for x in c if x['passed']), len(c)) if c else d.get('error',{}).get('message','?')[:70])" 2>/dev/null)
-    $G bench "$cap/capture.json" --json "$cap/bench.json" >"$cap/bench.out" 2>"$cap/bench.err"
+    timeout 90 $G bench "$cap/capture.json" --json "$cap/bench.json" >"$cap/bench.out" 2>"$cap/bench.err"
     local rc_bench=$?
     local med; med=$(python3 -c "
 import json
@@ -72,7 +78,8 @@ want = open(out + "/plain.bin", "rb").read()
 got = after[y["offset"]:y["offset"] + len(want)]
 print("scale_bias: saved y == program's output\t%s" % ("PASS" if got == want else "FAIL"))
 PYEOF
-[ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp -r "$OUT/caps/." "$KEEP/"
+[ -n "${TABLE:-}" ] && [ -f "$OUT/rows.txt" ] && cat "$OUT/rows.txt" >>"$TABLE"
+[ -n "${KEEP:-}" ] && tar czf "$KEEP" -C "$OUT" caps
 
 # Launch-heavy overhead: 20000 launches, the last one captured (--nth 20000).
 cat >"$OUT/many.cu" <<'CEOF'

@@ -190,7 +190,8 @@ TEST(Merge, DuplicatedCasesAreErrorsUnlessPartial) {
   const auto merged = merge_shards(shards, {.allow_partial = true});
   EXPECT_EQ(merged.duplicated, (std::vector<std::string>{"add/N:1"}));
   EXPECT_EQ(case_names(document(merged)), k_suite) << "each case once";
-  for (const auto& b : document(merged)["benchmarks"]) {
+  const auto merged_document = document(merged);
+  for (const auto& b : merged_document["benchmarks"]) {
     if (b["name"] == "add/N:1") {
       EXPECT_EQ(b["gpurun"]["host_name"], "a") << "the lowest K's";
     }
