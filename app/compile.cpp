@@ -6,6 +6,7 @@
 #include "app/command.hpp"
 #include "app/run_options.hpp"
 #include "backends/kit/cuda_arch.hpp"
+#include "backends/kit/cuda_occupancy.hpp"
 #include "backends/registry.hpp"
 #include "base/atomic_file.hpp"
 #include "base/error.hpp"
@@ -27,6 +28,7 @@ struct CompileCommandOptions {
   std::vector<std::string> kernels; ///< template instantiations to compile (--kernel)
   bool ptx = false;
   bool resources = false;
+  bool occupancy = false;
   bool json = false;
   bool verbose = false;
 };
@@ -49,6 +51,43 @@ ResourceReport find_resources(const KernelSource& source, const CompileOptions& 
     report.loaded.emplace_back(name, module->function(name).attributes());
   report.measured_by = fmt::format("{} on {}", compiled.target, target.label());
   return report;
+}
+
+/// --occupancy: each kernel's theoretical occupancy on the compiled architecture, from the
+/// registers, shared memory and barriers the compiler reported (or the loaded module's).
+std::vector<arch::Occupancy> find_occupancy(const CompileCommandOptions& o,
+                                            const ResourceReport& resources,
+                                            const std::string& target) {
+  const std::string arch = arch::real_arch(target);
+  const auto limits = arch::sm_limits(arch);
+  if (!limits)
+    throw usage_error(fmt::format("--occupancy: no occupancy rules for '{}' (known: {}; choose "
+                                  "one with --arch)",
+                                  target, arch::known_occupancy_archs()));
+  const Dim3 block = o.given.block.value_or(Dim3{256, 1, 1});
+  const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  std::vector<arch::Occupancy> out;
+  auto add = [&](const std::string& kernel, const arch::KernelUse& use) {
+    out.push_back(arch::occupancy(*limits, arch, use, static_cast<int>(std::min<std::uint64_t>(
+                                                          threads, 1u << 20))));
+    out.back().kernel = kernel;
+  };
+  for (const auto& k : resources.ptxas)
+    add(k.name, {.registers = k.registers,
+                 .static_shared = k.shared_bytes,
+                 .dynamic_shared = o.given.shared_bytes,
+                 .barriers = k.barriers});
+  for (const auto& [name, a] : resources.loaded) {
+    if (a.registers < 0)
+      throw unavailable_error(fmt::format(
+          "--occupancy: the registers of {} are not known from {}; a CUDA compiler's binary "
+          "tells them (--arch sm_XX with NVRTC or nvcc)",
+          name, resources.measured_by));
+    add(name, {.registers = a.registers,
+               .static_shared = a.static_shared_bytes,
+               .dynamic_shared = o.given.shared_bytes});
+  }
+  return out;
 }
 
 CompileOptions options_of(const CompileCommandOptions& o) {
@@ -150,6 +189,8 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
     options.arch = target.device->properties().arch;
   if (o.ptx)
     options.arch = arch::virtual_arch(options.arch);
+  if (o.occupancy && o.ptx)
+    throw usage_error("--occupancy: needs the registers of a binary; --ptx makes PTX");
 
   // An explicit sm_XX asks for that GPU's binary, which a CUDA compiler makes without any GPU;
   // otherwise the target's backend compiles for its own device.
@@ -182,13 +223,19 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
     write_file_atomic(o.out, result.binary);
   else if (o.ptx && result.binary_format == "ptx")
     report.ptx.emplace(reinterpret_cast<const char*>(result.binary.data()), result.binary.size());
-  if (o.resources) {
-    report.resources = find_resources(source, options, target, *context, result);
-    if (report.resources->ptxas.empty() && report.resources->loaded.empty())
+  if (o.resources || o.occupancy) {
+    auto resources = find_resources(source, options, target, *context, result);
+    if (resources.ptxas.empty() && resources.loaded.empty())
       throw usage_error(fmt::format(
           "{}: no kernel was compiled: the file has no __global__ function, or only templates "
           "(name an instantiation: --kernel 'NAME<TYPE>')",
           o.file));
+    if (o.occupancy)
+      report.occupancy = find_occupancy(
+          o, resources, resources.from_ptxas && !resources.ptxas.empty() ? resources.ptxas[0].arch
+                                                                          : options.arch);
+    if (o.resources)
+      report.resources = std::move(resources);
   }
   make_printer(o.json ? OutputFormat::json : OutputFormat::human)->print_compile(report);
 }
@@ -200,6 +247,7 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
   cmd->footer("Examples:\n"
               "  gpurun compile kernels/examples/saxpy.cu -k 'saxpy<float>' --resources\n"
               "  gpurun compile kernels/examples/scalar_add.cu --ptx -o -\n"
+              "  gpurun compile kernels/examples/saxpy.cu -k 'saxpy<float>' --arch sm_90 --occupancy --block 256\n"
               "  gpurun compile kernel.cu -arch=sm_90 -o kernel.cubin");
   auto o = std::make_shared<CompileCommandOptions>();
   cmd->add_option("file", o->file, "Kernel file")->required();
@@ -211,6 +259,9 @@ void add_compile_command(CLI::App& app, CommandEnv& env) {
   o->parameters.add_to(*cmd, Command::compile);
   cmd->add_flag("--ptx", o->ptx, "Produce PTX (printed unless -o)");
   cmd->add_flag("--resources", o->resources, "Registers, shared and local memory per kernel");
+  cmd->add_flag("--occupancy", o->occupancy,
+                "Theoretical occupancy per kernel for --block (default 256) and --shared on the "
+                "architecture (--arch sm_XX), with what limits it; no GPU needed");
   cmd->add_flag("--json", o->json, "Print one JSON document (PTX text and resources included)");
   cmd->add_flag("-v,--verbose", o->verbose, "A compile error's whole log");
   cmd->callback([o, &env] {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include "base/format.hpp"
 #include "output/bench_report.hpp"
@@ -63,6 +64,29 @@ void print_resources(std::ostream& out, const ResourceReport& r) {
                  a.static_shared_bytes, a.local_bytes, a.max_threads_per_block);
   }
   fmt::print(out, "({})\n", r.measured_by);
+}
+
+void print_occupancy(std::ostream& out, const std::vector<arch::Occupancy>& kernels) {
+  const auto& first = kernels.front();
+  fmt::print(out, "occupancy on {}, {} threads per block, {} bytes of dynamic shared memory\n",
+             first.arch, first.block_size, first.dynamic_shared);
+  fmt::print(out, "{:<32} {:>9} {:>9} {:>9}  {}\n", "kernel", "blocks/SM", "warps/SM",
+             "occupancy", "limited by");
+  for (const auto& o : kernels) {
+    fmt::print(out, "{:<32} {:>9} {:>9} {:>8.1f}%  {}\n", demangled(o.kernel),
+               o.active_blocks_per_sm, fmt::format("{}/{}", o.active_warps_per_sm, o.max_warps_per_sm),
+               100 * o.occupancy, o.cannot_launch.empty() ? fmt::format("{}", fmt::join(o.limited_by, ", ")) : "cannot launch: " + o.cannot_launch);
+    std::vector<std::string> each;
+    for (const auto& l : o.limits)
+      each.push_back(l.blocks >= 1 << 20 ? l.resource + " -" : fmt::format("{} {}", l.resource, l.blocks));
+    fmt::print(out, "  blocks per SM each resource allows: {}\n", fmt::join(each, " · "));
+    for (const auto& l : o.limits)
+      if (!l.next_step.empty())
+        fmt::print(out, "  one more block with {}\n", l.next_step);
+    if (!o.best_block_sizes.empty())
+      fmt::print(out, "  best block sizes ({:.1f}%): {}\n", 100 * o.best_occupancy,
+                 fmt::join(o.best_block_sizes, ", "));
+  }
 }
 
 } // namespace
@@ -131,6 +155,8 @@ void HumanPrinter::do_print_compile(const CompileReport& report) {
     fmt::print(out(), "whole file: {}\n", report.left_out);
   if (report.resources)
     print_resources(out(), *report.resources);
+  if (!report.occupancy.empty())
+    print_occupancy(out(), report.occupancy);
 }
 
 void HumanPrinter::do_print_threads(const ThreadsReport& report) {

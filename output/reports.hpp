@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/kit/cuda_occupancy.hpp"
 #include "output/thread_rows.hpp"
 #include "threads/thread_capture.hpp"
 #include "threads/thread_table.hpp"
@@ -59,6 +60,7 @@ struct CompileReport {
   std::optional<std::string> ptx;          ///< --ptx without -o: the text itself
   std::optional<ResourceReport> resources; ///< --resources
   std::string left_out; ///< what of a whole file the compiler was not given (CompileResult)
+  std::vector<arch::Occupancy> occupancy; ///< --occupancy: per kernel
 };
 
 /// What `threads --run` adds to the arithmetic table.

@@ -81,8 +81,9 @@ TEST(Color, OffWhenPipedOnWhenAskedAndNoColorHonoured) {
   const auto tty = run_shell("command -v script >/dev/null && TERM=xterm NO_COLOR=1 script -qec '" +
                              gpurun_bin() + " " + seed + "--expect vector=f32[20]:iota\\(20,1\\)' "
                              "/dev/null");
-  if (tty.exit_code == 0)
+  if (tty.exit_code == 0) {
     EXPECT_EQ(tty.out.find("\x1b[32m"), std::string::npos) << tty.out;
+  }
   r = run_gpurun(seed + "--color sometimes");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "gpurun: error: --color: 'sometimes' is not one of auto, always, never\n");
