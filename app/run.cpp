@@ -14,6 +14,7 @@
 #include "output/junit.hpp"
 #include "output/printer.hpp"
 #include "output/progress_line.hpp"
+#include "output/run_report.hpp"
 #include "pipeline/collect.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/language.hpp"
@@ -114,6 +115,8 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
                                run.outcome.source_summary.empty()
                                    ? std::string()
                                    : "; whole file: " + run.outcome.source_summary);
+    if (options->verbose && !request.json && run.outcome.occupancy)
+      std::cerr << occupancy_line(*run.outcome.occupancy);
     if (!request.quiet)
       printer->print_launch(run.outcome);
     {

@@ -101,29 +101,6 @@ ordered_json resources_json(const ResourceReport& r) {
   return {{"measured_by", r.measured_by}, {"kernels", kernels}};
 }
 
-ordered_json occupancy_json(const arch::Occupancy& o) {
-  ordered_json limits = ordered_json::array();
-  for (const auto& l : o.limits)
-    limits.push_back({{"resource", l.resource},
-                      {"blocks", l.blocks >= 1 << 20 ? ordered_json() : ordered_json(l.blocks)},
-                      {"next_step", l.next_step.empty() ? ordered_json() : ordered_json(l.next_step)}});
-  return {{"kernel", o.kernel},
-          {"arch", o.arch},
-          {"block_size", o.block_size},
-          {"dynamic_shared_bytes", o.dynamic_shared},
-          {"active_blocks_per_sm", o.active_blocks_per_sm},
-          {"active_warps_per_sm", o.active_warps_per_sm},
-          {"max_warps_per_sm", o.max_warps_per_sm},
-          {"occupancy", o.occupancy},
-          {"limited_by", o.limited_by},
-          {"limits", limits},
-          {"allocated_shared_bytes_per_block", o.shared_per_block},
-          {"allocated_registers_per_block", o.registers_per_block},
-          {"cannot_launch", o.cannot_launch.empty() ? ordered_json() : ordered_json(o.cannot_launch)},
-          {"best_block_sizes", o.best_block_sizes},
-          {"best_occupancy", o.best_occupancy}};
-}
-
 } // namespace
 
 void JsonPrinter::do_print_run(const RunOutcome& outcome, const RunView& /*view*/) {
@@ -170,7 +147,7 @@ void JsonPrinter::do_print_compile(const CompileReport& report) {
   if (!report.occupancy.empty()) {
     ordered_json kernels = ordered_json::array();
     for (const auto& o : report.occupancy)
-      kernels.push_back(occupancy_json(o));
+      kernels.push_back(ordered_json(occupancy_json(o)));
     document["occupancy"] = kernels;
   }
   out() << dump_document(document) << '\n';

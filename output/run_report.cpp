@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "base/error.hpp"
@@ -220,6 +221,40 @@ std::string render_results(const RunOutcome& o, const std::string& print_selecti
   return out;
 }
 
+json occupancy_json(const arch::Occupancy& o) {
+  json limits = json::array();
+  for (const auto& l : o.limits)
+    limits.push_back({{"resource", l.resource},
+                      {"blocks", l.blocks >= 1 << 20 ? json() : json(l.blocks)},
+                      {"next_step", l.next_step.empty() ? json() : json(l.next_step)}});
+  json j;
+  j["kernel"] = o.kernel;
+  j["arch"] = o.arch;
+  j["block_size"] = o.block_size;
+  j["dynamic_shared_bytes"] = o.dynamic_shared;
+  j["active_blocks_per_sm"] = o.active_blocks_per_sm;
+  j["active_warps_per_sm"] = o.active_warps_per_sm;
+  j["max_warps_per_sm"] = o.max_warps_per_sm;
+  j["occupancy"] = o.occupancy;
+  j["limited_by"] = o.limited_by;
+  j["limits"] = limits;
+  j["allocated_shared_bytes_per_block"] = o.shared_per_block;
+  j["allocated_registers_per_block"] = o.registers_per_block;
+  j["cannot_launch"] = o.cannot_launch.empty() ? json() : json(o.cannot_launch);
+  j["best_block_sizes"] = o.best_block_sizes;
+  j["best_occupancy"] = o.best_occupancy;
+  return j;
+}
+
+std::string occupancy_line(const arch::Occupancy& o) {
+  return fmt::format("occupancy: {} blocks of {} threads per SM of {} ({}/{} warps, {:.1f}%), "
+                     "limited by {}\n",
+                     o.active_blocks_per_sm, o.block_size, o.arch, o.active_warps_per_sm,
+                     o.max_warps_per_sm, 100 * o.occupancy,
+                     o.cannot_launch.empty() ? fmt::format("{}", fmt::join(o.limited_by, ", "))
+                                             : o.cannot_launch);
+}
+
 json to_json(const RunOutcome& o) {
   json j;
   j["kernel"] = o.kernel;
@@ -239,6 +274,8 @@ json to_json(const RunOutcome& o) {
                      {"local_bytes", o.attributes.local_bytes},
                      {"const_bytes", o.attributes.const_bytes},
                      {"max_threads_per_block", o.attributes.max_threads_per_block}};
+  if (o.occupancy)
+    j["occupancy"] = occupancy_json(*o.occupancy);
   const Timings& t = o.timings;
   j["timings_ms"] = {{"init", t.init_ms},        {"context", t.context_ms},
                      {"compile", t.compile_ms},  {"load", t.load_ms},

@@ -31,5 +31,9 @@ inline constexpr std::size_t k_json_max_values = 1024;
 /// k_json_max_values elements; NaN and infinities as the strings "nan", "inf", "-inf"), checks,
 /// stats, status, exit_code (0 or 1), and device_output when the outcome carries it.
 [[nodiscard]] nlohmann::json to_json(const RunOutcome& outcome);
+/// One kernel's theoretical occupancy (`compile --occupancy`, a run's report on a CUDA device).
+[[nodiscard]] nlohmann::json occupancy_json(const arch::Occupancy& o);
+/// "occupancy: 8 blocks of 256 threads per SM of sm_90 (64/64 warps, 100.0%), limited by warps".
+[[nodiscard]] std::string occupancy_line(const arch::Occupancy& o);
 
 } // namespace gpurun

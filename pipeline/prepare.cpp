@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "backends/compilers/clang_names.hpp"
+#include "backends/kit/cuda_arch.hpp"
+#include "backends/kit/cuda_occupancy.hpp"
 #include "backends/compilers/whole_file.hpp"
 #include "base/error.hpp"
 #include "base/format.hpp"
@@ -451,6 +453,17 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
     outcome.lowered_name = it->second;
   run.function = &run.module->function(outcome.lowered_name);
   outcome.attributes = run.function->attributes();
+  if (const auto limits = arch::sm_limits(props.arch);
+      limits && outcome.backend == "cuda" && outcome.attributes.registers >= 0) {
+    const Dim3& b = outcome.launch.block;
+    outcome.occupancy = arch::occupancy(
+        *limits, arch::real_arch(props.arch),
+        {.registers = outcome.attributes.registers,
+         .static_shared = outcome.attributes.static_shared_bytes,
+         .dynamic_shared = outcome.launch.shared_bytes},
+        static_cast<int>(std::min<std::uint64_t>(std::uint64_t{b.x} * b.y * b.z, 1u << 20)));
+    outcome.occupancy->kernel = outcome.lowered_name;
+  }
   outcome.timings.load_ms = ms_since(load_start);
   trace("module loaded");
 

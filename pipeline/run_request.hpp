@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/kit/cuda_occupancy.hpp"
 #include "base/dims.hpp"
 #include "base/host_buffer.hpp"
 
@@ -98,6 +99,8 @@ struct RunOutcome {
   std::string device_name;
   LaunchConfig launch;
   FunctionAttributes attributes;
+  /// The launch's theoretical occupancy, on a CUDA device whose architecture has the rules.
+  std::optional<arch::Occupancy> occupancy;
   Timings timings;
   std::vector<BufferReport> buffers;
   std::vector<CheckReport> checks;
