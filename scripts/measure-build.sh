@@ -4,6 +4,7 @@
 # build folder, ccache off, two jobs. Each revision is checked out into its own git worktree under
 # WORK, so the working tree is untouched. Run it on a quiet machine: nothing else building.
 # Usage: scripts/measure-build.sh [--jobs N] REV [REV ...]     (WORK=/tmp/gpurun-measure-build)
+#   GPURUN_ONLY=1 times `gpurun` alone (skips the build of everything)
 # Prints one line per revision: "REV  gpurun SECONDS  all SECONDS".
 set -eu
 cd "$(dirname "$0")/.."
@@ -34,11 +35,15 @@ for rev in "$@"; do
   t0=$(now)
   cmake --build "$tree/build-measure" --target gpurun -j "$jobs" >"$tree/build-gpurun.log" 2>&1
   t1=$(now)
-  configure "$tree"
-  t2=$(now)
-  cmake --build "$tree/build-measure" -j "$jobs" >"$tree/build-all.log" 2>&1
-  t3=$(now)
-  line="$sha  gpurun $(elapsed "$t0" "$t1") s  all $(elapsed "$t2" "$t3") s"
+  all="-"
+  if [ -z "${GPURUN_ONLY:-}" ]; then
+    configure "$tree"
+    t2=$(now)
+    cmake --build "$tree/build-measure" -j "$jobs" >"$tree/build-all.log" 2>&1
+    t3=$(now)
+    all=$(elapsed "$t2" "$t3")
+  fi
+  line="$sha  gpurun $(elapsed "$t0" "$t1") s  all $all s"
   echo "$line"
   results="$results$line
 "
