@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <zstd.h>
@@ -210,14 +212,43 @@ std::vector<std::byte> fatbin_payload(const FatbinEntry& entry) {
   if (entry.uncompressed_size > k_max_payload)
     throw ImageError(fmt::format("a {} entry of {} bytes uncompressed", kind_name(entry.kind),
                                  entry.uncompressed_size));
-  std::vector<std::byte> out(entry.uncompressed_size);
-  const std::size_t n =
-      ZSTD_decompress(out.data(), out.size(), entry.stored.data(), entry.stored.size());
-  if (ZSTD_isError(n) != 0 || n != out.size())
-    throw ImageError(fmt::format("the {} entry (sm_{}) does not decompress to its {} bytes{}",
-                                 kind_name(entry.kind), entry.arch, out.size(),
-                                 ZSTD_isError(n) != 0 ? fmt::format(": {}", ZSTD_getErrorName(n))
-                                                      : std::string()));
+  const auto fail = [&](std::string_view why) {
+    return ImageError(fmt::format("the {} entry (sm_{}) does not decompress to its {} bytes{}",
+                                  kind_name(entry.kind), entry.arch, entry.uncompressed_size,
+                                  why));
+  };
+  // A frame that states its size must state the entry's; one that does not is read as it comes.
+  const unsigned long long stated =
+      ZSTD_getFrameContentSize(entry.stored.data(), entry.stored.size());
+  if (stated == ZSTD_CONTENTSIZE_ERROR)
+    throw fail(": not a zstd frame");
+  if (stated != ZSTD_CONTENTSIZE_UNKNOWN && stated != entry.uncompressed_size)
+    throw fail(fmt::format(": its frame holds {}", stated));
+  // Streamed in steps, so memory follows what the data expands to, never what a header claims.
+  const std::unique_ptr<ZSTD_DStream, decltype(&ZSTD_freeDStream)> stream(ZSTD_createDStream(),
+                                                                          &ZSTD_freeDStream);
+  if (!stream)
+    throw ImageError("out of memory for a zstd stream");
+  std::vector<std::byte> out;
+  ZSTD_inBuffer in{entry.stored.data(), entry.stored.size(), 0};
+  constexpr std::size_t k_step = std::size_t{1} << 20;
+  for (;;) {
+    const std::size_t have = out.size();
+    const std::size_t room = static_cast<std::size_t>(
+        std::min<std::uint64_t>(k_step, entry.uncompressed_size - have + 1));
+    out.resize(have + room);
+    ZSTD_outBuffer o{out.data() + have, room, 0};
+    const std::size_t r = ZSTD_decompressStream(stream.get(), &o, &in);
+    out.resize(have + o.pos);
+    if (ZSTD_isError(r) != 0)
+      throw fail(fmt::format(": {}", ZSTD_getErrorName(r)));
+    if (out.size() > entry.uncompressed_size)
+      throw fail(": it holds more");
+    if (r == 0 || (in.pos == in.size && o.pos < room))
+      break;
+  }
+  if (out.size() != entry.uncompressed_size)
+    throw fail(fmt::format(": it holds {}", out.size()));
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "backends/kit/module_image.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <zstd.h>
 
@@ -41,12 +42,18 @@ template <class T> void put(std::vector<std::byte>& out, std::size_t at, T value
 }
 
 /// A fatbin of one PTX entry for `arch`, zstd-compressed when asked.
-std::vector<std::byte> fatbin_with_ptx(const std::string& ptx, unsigned arch, bool compress) {
+/// `stated_size` false: the frame leaves out its content size, as a streaming compressor may.
+std::vector<std::byte> fatbin_with_ptx(const std::string& ptx, unsigned arch, bool compress,
+                                       bool stated_size = true) {
   std::string payload = ptx + '\0';
   std::string stored = payload;
   if (compress) {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, stated_size ? 1 : 0);
     stored.resize(ZSTD_compressBound(payload.size()));
-    stored.resize(ZSTD_compress(stored.data(), stored.size(), payload.data(), payload.size(), 3));
+    stored.resize(
+        ZSTD_compress2(cctx, stored.data(), stored.size(), payload.data(), payload.size()));
+    ZSTD_freeCCtx(cctx);
   }
   const std::size_t padded = (stored.size() + 7) / 8 * 8;
   std::vector<std::byte> out;
@@ -149,6 +156,23 @@ TEST(ModuleImage, DamagedFatbinsAreErrorsNotCrashes) {
   put<std::uint32_t>(bad, 20, 8); // an entry header too short
   EXPECT_NE(error_of([&] { (void)fatbin_entries(bad); }).find("a header of 8 bytes"),
             std::string::npos);
+}
+
+// A size claimed in the entry's header is checked against the frame's own before anything is
+// allocated, and a frame that does not state its size is read only as far as it really expands.
+TEST(ModuleImage, AClaimedSizeIsNeverTakenOnTrust) {
+  const std::string ptx = ".version 8.0\n.target sm_75\n";
+  for (const bool stated : {true, false}) {
+    const auto image = fatbin_with_ptx(ptx, 75, true, stated);
+    EXPECT_EQ(fatbin_ptx(image).value_or(""), ptx) << stated;
+    auto huge = image;
+    put<std::uint64_t>(huge, 72, std::uint64_t{3} << 30);
+    const std::string error = error_of([&] { (void)fatbin_ptx(huge); });
+    const std::string holds = fmt::format("{} {}", stated ? "its frame holds" : "it holds",
+                                          ptx.size() + 1);
+    EXPECT_NE(error.find(holds), std::string::npos)
+        << error;
+  }
 }
 
 } // namespace
