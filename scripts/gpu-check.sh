@@ -62,6 +62,10 @@ fi
 bash scripts/whole-file-gpu-check.sh "$OUT/whole-file" >"$OUT/whole-file.txt" 2>&1
 cat "$OUT/whole-file.txt"
 
+# 2d. compile --occupancy (no GPU involved) against cuOccupancyMaxActiveBlocksPerMultiprocessor
+python3 scripts/occupancy-gpu-check.py --gpurun "$G" --out "$OUT/occupancy" >"$OUT/occupancy.log" 2>&1
+row "occupancy == driver's" "rc $? ($(tail -1 "$OUT/occupancy.log" | cut -c1-90))"
+
 # 3. threads --run on the GPU
 check threads_run_cuda $G threads --run --backend cuda --grid 4,2 --block 8,4,2
 
