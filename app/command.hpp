@@ -45,6 +45,7 @@ void add_compare_command(CLI::App& app, CommandEnv& env); // app/compare.cpp
 void add_merge_command(CLI::App& app, CommandEnv& env);   // app/merge.cpp
 void add_plot_command(CLI::App& app, CommandEnv& env);    // app/plot.cpp
 void add_capture_command(CLI::App& app, CommandEnv& env); // app/capture.cpp
+void add_tune_command(CLI::App& app, CommandEnv& env);    // app/tune.cpp
 void add_help_command(CLI::App& app, CommandEnv& env);    // app/help.cpp
 /// `completion` and `man` (app/shell_integration.cpp)
 void add_shell_integration_commands(CLI::App& app, CommandEnv& env);

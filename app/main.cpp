@@ -30,7 +30,7 @@
 
 namespace {
 
-const std::vector<std::string> k_commands = {"run",     "bench",      "compare", "merge",   "plot",
+const std::vector<std::string> k_commands = {"run",     "bench",      "tune",    "compare", "merge",   "plot",
                                              "capture", "threads",    "devices", "compile", "list",
                                              "cache",   "completion", "man",     "help"};
 
@@ -208,6 +208,7 @@ int run_command(std::vector<std::string> args) {
     gpurun::add_run_command(app, env);
     gpurun::add_threads_command(app, env);
     gpurun::add_bench_command(app, env);
+    gpurun::add_tune_command(app, env);
     gpurun::add_devices_command(app, env);
     gpurun::add_compile_command(app, env);
     gpurun::add_list_command(app, env);

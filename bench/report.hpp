@@ -19,6 +19,10 @@ struct CaseResult {
   AxisPoint point;
   bool ok = false;
   std::string reason; ///< why the case was skipped
+  /// What kind of failure skipped it: "compile", "check" (an expect did not hold), "device" (a
+  /// launch or device error, a watchdog timeout), "spec" (its parameters are invalid); empty
+  /// when it ran.
+  std::string failure;
   Measurement measurement;
   SampleSummary summary;                        ///< of measurement.samples_s
   std::optional<SampleSummary> batch;           ///< of measurement.batch_samples_s

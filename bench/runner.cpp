@@ -73,6 +73,16 @@ bool is_device_failure(const Error& e) {
   return e.code() == ExitCode::device || e.code() == ExitCode::timeout;
 }
 
+std::string_view failure_of(const Error& e) {
+  if (e.code() == ExitCode::compile)
+    return "compile";
+  if (is_device_failure(e))
+    return "device";
+  if (e.code() == ExitCode::check_failed)
+    return "check";
+  return "spec";
+}
+
 std::string first_failed_check(const RunOutcome& outcome) {
   for (const auto& c : outcome.checks) {
     if (c.passed)
@@ -214,9 +224,10 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
   DeviceSession& session = *session_storage;
   const std::size_t count = cases.size();
 
-  auto fail = [&](std::size_t i, const std::string& reason) {
+  auto fail = [&](std::size_t i, const std::string& reason, std::string_view failure) {
     report.cases[i].ok = false;
     report.cases[i].reason = reason;
+    report.cases[i].failure = failure;
   };
   // Prepares and verifies case i; nullopt (the case marked skipped) when it cannot run.
   auto prepare_case = [&](std::size_t i) -> std::optional<Prepared> {
@@ -231,16 +242,16 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
     r.device = props.name;
     r.device_index = target.device_index;
     if (c.error) {
-      fail(i, *c.error);
+      fail(i, *c.error, "spec");
       return std::nullopt;
     }
     try {
       auto run = std::make_unique<PreparedRun>(prepare_in(c.request, target, session.context));
       execute(*run, options.measure.launch_timeout_s);
-      if (!c.request.expects.empty()) {
+      if (!c.request.expects.empty() || c.request.save_dir) {
         collect(*run, c.request);
         if (run->outcome.status != "ok") {
-          fail(i, first_failed_check(run->outcome));
+          fail(i, first_failed_check(run->outcome), "check");
           return std::nullopt;
         }
       }
@@ -248,7 +259,7 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
                                                    clocks.get());
       return Prepared{i, std::move(run), std::move(sampler)};
     } catch (const Error& e) {
-      fail(i, reason_of(e));
+      fail(i, reason_of(e), failure_of(e));
       if (is_device_failure(e))
         session.reset();
       return std::nullopt;
@@ -268,7 +279,7 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
                           p.sampler->noise(), target.device_index});
       return true;
     } catch (const Error& e) {
-      fail(p.index, reason_of(e));
+      fail(p.index, reason_of(e), failure_of(e));
       if (is_device_failure(e))
         session.reset();
       return false;
@@ -347,6 +358,29 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
     return lost(e);
   }
   return std::nullopt;
+}
+
+std::optional<DeviceLoss> run_bench_adaptive(BenchReport& report, const Target& target,
+                                             const BenchOptions& options,
+                                             const AdaptiveFeed& next) {
+  // run_bench_into over a list of one case, refilled between cases: the case in the list is
+  // read only while it is prepared and sampled, and the feed is called after it finished.
+  std::vector<BenchCase> one(1);
+  report.cases.assign(1, CaseResult{});
+  BenchOptions sequential = options;
+  sequential.interleave = false;
+  sequential.peak = false;
+  bool started = false;
+  const CaseFeed feed = [&]() -> std::optional<std::size_t> {
+    auto c = next(started ? &report.cases[0] : nullptr);
+    started = true;
+    if (!c)
+      return std::nullopt;
+    one[0] = std::move(*c);
+    report.cases[0] = CaseResult{};
+    return 0;
+  };
+  return run_bench_into(report, one, target, sequential, feed);
 }
 
 } // namespace gpurun::bench

@@ -68,6 +68,18 @@ struct DeviceLoss {
 run_bench_into(BenchReport& report, const std::vector<BenchCase>& cases, const Target& target,
                const BenchOptions& options, const CaseFeed& next);
 
+/// Chooses the next case from the result of the last (gpurun tune): called with nullptr first,
+/// then with the result of the case it returned last; nullopt stops.
+using AdaptiveFeed = std::function<std::optional<BenchCase>(const CaseResult* last)>;
+
+/// Runs the cases `next` chooses, one after another, on `target` (one context, remade after a
+/// device error). `report` comes from device_report(); its case list is used as scratch. Returns
+/// the loss when the device stops being able to make a context.
+[[nodiscard]] std::optional<DeviceLoss> run_bench_adaptive(BenchReport& report,
+                                                           const Target& target,
+                                                           const BenchOptions& options,
+                                                           const AdaptiveFeed& next);
+
 /// Statistics, throughput and warnings of a measured case; exposed for tests.
 void annotate(CaseResult& result, const BenchReport& report, const MeasureOptions& options);
 

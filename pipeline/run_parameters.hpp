@@ -19,7 +19,7 @@
 namespace gpurun {
 
 /// The commands that take a parameter on their command line (a bit mask).
-enum class Command : unsigned { run = 1, bench = 2, threads = 4, compile = 8 };
+enum class Command : unsigned { run = 1, bench = 2, threads = 4, compile = 8, tune = 16 };
 [[nodiscard]] constexpr unsigned operator|(Command a, Command b) {
   return static_cast<unsigned>(a) | static_cast<unsigned>(b);
 }
