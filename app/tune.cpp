@@ -250,14 +250,14 @@ void run_simulation(const TuneOptions& o, CommandEnv& env) {
   }
   std::sort(configs.begin(), configs.end());
   const std::vector<bench::Axis> params = merged.header.params;
-  tune::Space space(params, configs);
+  tune::Space space = tune::Space::of(params, configs);
   if (!o.restrictions.empty()) {
     const tune::Space restricted(params, o.restrictions);
     std::vector<std::vector<std::uint32_t>> kept;
     for (const auto& c : configs)
       if (restricted.find(c))
         kept.push_back(c);
-    space = tune::Space(params, kept);
+    space = tune::Space::of(params, kept);
   }
   if (space.size() == 0)
     throw usage_error(
@@ -393,7 +393,7 @@ void run_tune_command(const CLI::App& cmd, const TuneOptions& o, CommandEnv& env
         mine.push_back(space.coords(i));
     std::cerr << fmt::format("gpurun: shard {}/{} ({}): {} of {} configurations\n", spec->index,
                              spec->count, spec->source, mine.size(), space.size());
-    space = tune::Space(params, mine);
+    space = tune::Space::of(params, mine);
     shard_text = spec->source;
   }
 
@@ -653,7 +653,7 @@ void add_tune_command(CLI::App& app, CommandEnv& env) {
       ->allow_extra_args(false);
   cmd->add_option("--restrict", o->restrictions,
                   "A condition every configuration must meet: 'TILE*BLOCK_X <= 1024' "
-                  "(integer expression; and/or/not allowed; repeatable)")
+                  "(integer expression; and, or allowed; repeatable)")
       ->allow_extra_args(false);
   o->parameters.add_to(*cmd, Command::tune);
   cmd->add_option("--bytes", o->bytes, "Bytes moved per launch, may use the parameters");

@@ -150,7 +150,23 @@ Cache read_gpurun_cache(const std::string& text, std::string_view field) {
 /// Kernel Tuner's cache: {"tune_params_keys": [...], "tune_params": {...}, "cache": {"16,1":
 /// {..., "time": ms | "InvalidConfig" | "CompilationFailedConfig" | "RuntimeFailedConfig"}}}.
 /// A file Kernel Tuner was still writing lacks its closing braces.
+/// Python's json writes NaN and Infinity, which JSON has not: read as null.
+std::string without_python_numbers(std::string text) {
+  for (const std::string_view word : {"-Infinity", "Infinity", "NaN"}) {
+    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at)) {
+      const char before = at > 0 ? text[at - 1] : ' ';
+      if (before == '"' || std::isalnum(static_cast<unsigned char>(before)) != 0) {
+        at += word.size();
+        continue;
+      }
+      text.replace(at, word.size(), "null");
+    }
+  }
+  return text;
+}
+
 Cache read_kernel_tuner_cache(std::string text, std::string_view field) {
+  text = without_python_numbers(std::move(text));
   json doc;
   try {
     doc = parse_json(text, field);
@@ -173,7 +189,11 @@ Cache read_kernel_tuner_cache(std::string text, std::string_view field) {
     }
     cache.header.kernel = doc.value("kernel_name", "");
     cache.header.device = doc.value("device_name", "");
-    cache.header.objective = doc.value("objective", "time");
+    if (const auto it = doc.find("objective"); it != doc.end())
+      cache.header.objective = it->is_array() && !it->empty() && it->front().is_string()
+                                   ? it->front().get<std::string>()
+                               : it->is_string() ? it->get<std::string>()
+                                                 : "time";
     cache.header.backend = "kernel_tuner";
     for (const auto& [key, entry] : doc.at("cache").items()) {
       const auto coords = coords_of(entry, cache.header.params);
@@ -186,12 +206,19 @@ Cache read_kernel_tuner_cache(std::string text, std::string_view field) {
       for (std::size_t j = 0; j < coords->size(); ++j)
         k += (j == 0 ? "" : ",") + cache.header.params[j].values[(*coords)[j]];
       e.key = k;
+      // An invalid configuration: "__error__" (Kernel Tuner 1.4), the error's name in place of
+      // the time (0.4.2 to 1.3), or a time of 1e20 (before).
       const auto& time = entry.contains("time") ? entry.at("time") : json();
-      if (time.is_number()) {
+      const json error = entry.contains("__error__") ? entry.at("__error__") : json();
+      if (error.is_null() && time.is_number() && time.get<double>() < 1e20 &&
+          time.get<double>() > 0) {
         e.time_s = time.get<double>() / 1e3;
         e.status = Status::ok;
       } else {
-        const std::string why = time.is_string() ? time.get<std::string>() : "no time";
+        const std::string why = error.is_string() ? error.get<std::string>()
+                                : time.is_string() ? time.get<std::string>()
+                                : time.is_number() ? "InvalidConfig"
+                                                   : "no time";
         e.status = why == "CompilationFailedConfig" ? Status::compile_error
                    : why == "RuntimeFailedConfig"   ? Status::launch_failure
                    : why == "InvalidConfig"         ? Status::invalid
@@ -369,9 +396,15 @@ json t4_results(const Space& space, const SearchResult& r, Objective objective) 
                                    : e.status == Status::launch_failure ? "runtime"
                                    : e.status == Status::wrong_answer   ? "correctness"
                                                                         : "constraints";
-    results.push_back({{"timestamp", ""},
-                       {"configuration", configuration},
-                       {"times", {{"compilation", 0}, {"runtimes", json::array()}}},
+    results.push_back({                       {"configuration", configuration},
+                       {"times",
+                        {{"compilation", 0},
+                         {"benchmark", e.wall_s * 1e3},
+                         {"framework", 0},
+                         {"search_algorithm", 0},
+                         {"validation", 0},
+                         {"runtimes", e.time_s ? json::array({*e.time_s * 1e3})
+                                               : json::array()}}},
                        {"invalidity", invalidity},
                        {"correctness", e.status == Status::wrong_answer ? 0 : 1},
                        {"measurements", measurements},
@@ -380,7 +413,9 @@ json t4_results(const Space& space, const SearchResult& r, Objective objective) 
                                        : objective == Objective::flops     ? "GFLOP/s"
                                                                            : "energy"}}});
   }
-  return {{"schema_version", "1.0.0"}, {"results", results}};
+  return {{"schema_version", "1.0.0"},
+          {"metadata", {{"timeunit", "milliseconds"}}},
+          {"results", results}};
 }
 
 } // namespace gpurun::tune

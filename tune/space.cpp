@@ -28,8 +28,8 @@ bool is_name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
-/// Python's `and`, `or` and `not` (Kernel Tuner writes its restrictions in Python) as `&&`, `||`
-/// and `!`; every other name must be an integer parameter.
+/// Python's `and` and `or` (Kernel Tuner writes its restrictions in Python) as `&&` and `||`;
+/// every other name must be an integer parameter.
 std::string restriction_text(std::string_view text, const std::set<std::string>& integers,
                              const std::vector<bench::Axis>& params, std::string_view field) {
   std::string out;
@@ -47,7 +47,9 @@ std::string restriction_text(std::string_view text, const std::set<std::string>&
     else if (name == "or")
       out += " || ";
     else if (name == "not")
-      out += " ! ";
+      throw usage_error(fmt::format("{} '{}': write Python's 'not' as !( … ) (it binds more "
+                                    "tightly here than in Python)",
+                                    field, text));
     else if (integers.count(name) != 0)
       out += name;
     else {
@@ -131,13 +133,15 @@ Space::Space(std::vector<bench::Axis> params, std::vector<std::string> restricti
   index();
 }
 
-Space::Space(std::vector<bench::Axis> params,
-             const std::vector<std::vector<std::uint32_t>>& configs)
-    : m_params(std::move(params)), m_coords(configs) {
-  m_unrestricted = 1;
-  for (const auto& p : m_params)
-    m_unrestricted *= p.values.size();
-  index();
+Space Space::of(std::vector<bench::Axis> params, std::vector<std::vector<std::uint32_t>> configs) {
+  Space s;
+  s.m_params = std::move(params);
+  s.m_coords = std::move(configs);
+  s.m_unrestricted = 1;
+  for (const auto& p : s.m_params)
+    s.m_unrestricted *= p.values.size();
+  s.index();
+  return s;
 }
 
 void Space::index() {

@@ -27,7 +27,8 @@ public:
   Space(std::vector<bench::Axis> params, std::vector<std::string> restrictions,
         std::string_view param_field = "-p", std::string_view restrict_field = "--restrict");
   /// A space of exactly `configs` (each a value index per parameter; a cache's configurations).
-  Space(std::vector<bench::Axis> params, const std::vector<std::vector<std::uint32_t>>& configs);
+  [[nodiscard]] static Space of(std::vector<bench::Axis> params,
+                                std::vector<std::vector<std::uint32_t>> configs);
 
   [[nodiscard]] const std::vector<bench::Axis>& params() const { return m_params; }
   [[nodiscard]] const std::vector<std::string>& restrictions() const { return m_restrictions; }
@@ -50,6 +51,7 @@ public:
   [[nodiscard]] std::string describe(std::size_t i) const;
 
 private:
+  Space() = default;
   void index();
 
   std::vector<bench::Axis> m_params;

@@ -267,7 +267,7 @@ private:
 /// unseen configurations (all of them, or 1000 at random plus every neighbour of the best when
 /// there are more). A failed configuration counts as the worst cost seen, which steers the search
 /// away from its region. The kernel's length scale is refitted each step by the marginal
-/// likelihood over a small grid.
+/// likelihood over a small grid every 8 evaluations.
 class Bayes final : public Strategy {
 public:
   Bayes(const Space& space, std::uint64_t seed)
@@ -347,15 +347,19 @@ private:
     }
     if (candidates.empty())
       return unseen_at_random(m_sampler, m_memory);
-    double length = 0.3;
-    double best_likelihood = -std::numeric_limits<double>::infinity();
-    for (double l : {0.1, 0.2, 0.35, 0.6, 1.0}) {
-      const double ll = detail::gp_log_likelihood(x, y, l, k_noise);
-      if (ll > best_likelihood) {
-        best_likelihood = ll;
-        length = l;
+    // The length scale is refitted every few evaluations: a fit costs five factorizations.
+    if (m_fitted_at == 0 || m_order.size() >= m_fitted_at + k_refit_every) {
+      double best_likelihood = -std::numeric_limits<double>::infinity();
+      for (double l : {0.1, 0.2, 0.35, 0.6, 1.0}) {
+        const double ll = detail::gp_log_likelihood(x, y, l, k_noise);
+        if (ll > best_likelihood) {
+          best_likelihood = ll;
+          m_length = l;
+        }
       }
+      m_fitted_at = m_order.size();
     }
+    const double length = m_length;
     std::vector<std::vector<double>> at;
     at.reserve(candidates.size());
     for (std::size_t i : candidates)
@@ -384,6 +388,9 @@ private:
   }
 
   static constexpr std::size_t k_candidates = 1000;
+  static constexpr std::size_t k_refit_every = 8;
+  double m_length = 0.3;
+  std::size_t m_fitted_at = 0;
   static constexpr double k_noise = 1e-3;
   const Space& m_space;
   Random m_random;
