@@ -63,6 +63,7 @@ struct TuneOptions {
   std::string plot_file;
   std::string shard;
   bool list = false;
+  bool no_check = false;
   // Measurement, lighter than bench's defaults: a search measures many configurations.
   bool hot = false;
   double max_noise_percent = 1;
@@ -437,6 +438,8 @@ void run_tune_command(const CLI::App& cmd, const TuneOptions& o, CommandEnv& env
 
   std::optional<std::size_t> reference;
   if (!o.reference.empty()) {
+    if (o.no_check)
+      throw usage_error("--reference: conflicts with --no-check");
     if (user_expects)
       throw usage_error("--reference: conflicts with --expect (the outputs are checked against "
                         "one or the other)");
@@ -534,7 +537,7 @@ void run_tune_command(const CLI::App& cmd, const TuneOptions& o, CommandEnv& env
     }
   } remove_reference{reference_dir};
   std::vector<std::string> reference_expects;
-  bool reference_ready = user_expects;
+  bool reference_ready = user_expects || o.no_check;
   struct InFlight {
     std::size_t config;
     bool is_reference;
@@ -670,6 +673,9 @@ void add_tune_command(CLI::App& app, CommandEnv& env) {
   cmd->add_option("--reference", o->reference,
                   "The configuration whose outputs every other must match: 'BX=32,TILE=8' "
                   "(default: the first that runs; --expect instead checks against fixed values)");
+  cmd->add_flag("--no-check", o->no_check,
+                "Do not compare the configurations' outputs with the reference's (for kernels "
+                "whose outputs differ by design, as partial sums do); --expect still checks");
   cmd->add_option("--cache", o->cache,
                   "Append every evaluation to FILE and reuse those already there (resumable)");
   cmd->add_option("--simulate", o->simulate,
