@@ -26,6 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)encode_scalar(DType::f16, spec.scalar_text, "--arg");
       return 0;
     }
+    // A pointer (&NAME+OFFSET) or a record has no element type of its own to fill.
+    if (spec.kind != ArgSpec::Kind::buffer || !spec.dtype)
+      return 0;
     std::size_t bytes = dtype_size(*spec.dtype);
     for (const std::size_t d : spec.shape)
       if (__builtin_mul_overflow(bytes, d, &bytes))
