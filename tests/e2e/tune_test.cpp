@@ -114,6 +114,37 @@ TEST(TuneE2E, TheReferenceConfigurationAndExpectVerifyTheOutputs) {
   EXPECT_NE(r.out.find("best: none"), std::string::npos) << r.out;
 }
 
+// A cache made on the H200 by brute force over Kernel Tuner's matmul example (40 configurations,
+// 4 of which ptxas refuses: too much shared memory), replayed without a device.
+TEST(TuneE2E, ReplaysACacheMadeOnTheGpu) {
+  const auto dir = temp_dir();
+  const std::string cache = "tests/data/tune/matmul_h200.cache";
+  auto r = run_gpurun("tune --simulate " + cache + " --json " + (dir / "b.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto brute = read_json(dir / "b.json");
+  EXPECT_EQ(brute.at("strategy"), "brute_force");
+  EXPECT_EQ(brute.at("visited"), 40);
+  EXPECT_EQ(brute.at("best").at("key"), "32,4,4,8");
+  EXPECT_EQ(brute.at("device"), "NVIDIA H200");
+  std::size_t failed = 0;
+  for (const auto& e : brute.at("evaluations"))
+    failed += e.at("status") == "compile_error" ? 1 : 0;
+  EXPECT_EQ(failed, 4u);
+  // A guided search finds the same best within the budget, the same way for the same seed.
+  const std::string bayes = "tune --simulate " + cache + " --strategy bayes --budget 20 --seed 4";
+  r = run_gpurun(bayes + " --json " + (dir / "s1.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(run_gpurun(bayes + " --json " + (dir / "s2.json").string()).exit_code, 0);
+  EXPECT_EQ(read_json(dir / "s1.json").at("evaluations"),
+            read_json(dir / "s2.json").at("evaluations"));
+  // Strategies compared over seeds.
+  r = run_gpurun("tune --simulate " + cache + " --repeat 5 --budget 40 --json " +
+                 (dir / "cmp.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_json(dir / "cmp.json").at("strategies").size(), 4u);
+  EXPECT_NE(r.out.find("bayes"), std::string::npos) << r.out;
+}
+
 TEST(TuneE2E, BadInputIsAOneLineUsageError) {
   for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
            {" --strategy hill", "--strategy hill: not a strategy"},
