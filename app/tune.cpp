@@ -168,6 +168,7 @@ tune::Evaluation evaluation_of(const bench::CaseResult& r, const std::string& ke
     e.energy_j = *r.measurement.energy_j / static_cast<double>(r.measurement.samples_s.size());
   e.samples = r.summary.count;
   e.noise = r.summary.noise;
+  e.sampling_s = r.measurement.wall_s;
   return e;
 }
 

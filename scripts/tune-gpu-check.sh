@@ -24,13 +24,14 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 wall = float(sys.argv[3]) - float(sys.argv[2])
 measured = sum(e.get("wall_s", 0) for e in d["evaluations"] if not e["from_cache"])
+sampling = sum(e.get("sampling_s", 0) for e in d["evaluations"] if not e["from_cache"])
 counts = {}
 for e in d["evaluations"]:
     counts[e["status"]] = counts.get(e["status"], 0) + 1
 b = d["best"]
-print("%d/%d visited, %s; best %s %.4g ms; wall %.1f s, evaluations %.1f s" % (
+print("%d/%d visited, %s; best %s %.4g ms; wall %.1f s = %.2fx the sampling's %.1f s (evaluations %.1f s)" % (
     d["visited"], d["space_size"], counts, ",".join("%s=%s" % kv for kv in sorted(b["config"].items())) if b else "-",
-    b["time_s"] * 1e3 if b else 0, wall, measured))
+    b["time_s"] * 1e3 if b else 0, wall, wall / sampling if sampling else 0, sampling, measured))
 PY
 )"
 }

@@ -68,6 +68,7 @@ Evaluation evaluation_from(const json& line) {
   e.samples = line.value("samples", std::size_t{0});
   e.noise = line.value("noise", 0.0);
   e.wall_s = line.value("wall_s", 0.0);
+  e.sampling_s = line.value("sampling_s", 0.0);
   return e;
 }
 
@@ -366,6 +367,7 @@ json evaluation_json(const Evaluation& e, const bench::AxisPoint& point) {
   doc["samples"] = e.samples;
   doc["noise"] = e.noise;
   doc["wall_s"] = e.wall_s;
+  doc["sampling_s"] = e.sampling_s;
   doc["elapsed_s"] = e.elapsed_s;
   doc["from_cache"] = e.from_cache;
   return doc;

@@ -36,6 +36,7 @@ struct Evaluation {
   std::size_t samples = 0;
   double noise = 0;      ///< relative standard deviation of the samples
   double wall_s = 0;     ///< what evaluating it took (compile, verify, sample)
+  double sampling_s = 0; ///< of which sampling (the measurement itself)
   double elapsed_s = 0;  ///< since the search began, when it was known
   bool from_cache = false;
 };
