@@ -24,6 +24,24 @@ TEST(ReplayE2E, ARecordPassesAStructWhosePointerReachesAMemoryBuffer) {
   EXPECT_EQ(doc["buffers"]["pool"]["values"][15], -1.0);
 }
 
+// Launches `gpurun capture` recorded on the H200 from an nvcc-built program (its fatbin holds
+// sm_90 SASS and compute_90 PTX): the CPU backend replays them from the PTX and reproduces the
+// GPU's after-images bit for bit — a struct by value with a pointer inside, a pointer 256 bytes
+// into its allocation.
+TEST(ReplayE2E, CapturesMadeOnTheGpuReplayBitForBitOnTheCpu) {
+  for (const char* capture : {"tests/data/capture/h200/_Z10scale_bias5ScalePf-1/capture.json",
+                              "tests/data/capture/h200/_Z5saxpyfPKfPfi-1/capture.json"}) {
+    const auto r = run_gpurun(std::string(capture) + " --json" + cpu);
+    ASSERT_EQ(r.exit_code, 0) << capture << r.err << r.out;
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_EQ(doc["checks"].size(), 2u) << capture;
+    for (const auto& c : doc["checks"]) {
+      EXPECT_EQ(c["passed"], true) << capture << c.dump();
+      EXPECT_EQ(c["mismatches"], 0) << capture;
+    }
+  }
+}
+
 TEST(ReplayE2E, TwoPointersIntoOneBufferSeeEachOthersWrites) {
   // y = pool[8..16), x = pool[0..8): y[i] += x[i] in place.
   const auto r = run_gpurun("tests/data/replay/views.cu --kernel shift_add --grid 1 --block 8 "
