@@ -42,7 +42,7 @@ fs::path interposer_path() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   const fs::path dir = exe.parent_path();
-  for (const fs::path candidate :
+  for (const fs::path& candidate :
        {dir / "libgpurun-capture.so", dir / GPURUN_CAPTURE_LIBRARY_FROM_BINDIR})
     if (fs::exists(candidate, ec))
       return candidate.lexically_normal();

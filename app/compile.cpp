@@ -107,7 +107,8 @@ void write_report(const CompileCommandOptions& o, const CompileResult& result,
                        result.compiler_version,
                        std::nullopt,
                        std::move(resources),
-                       result.source_summary};
+                       result.source_summary,
+                       {}};
   if (o.out == "-") { // the binary on stdout, for a pipe
     std::cout.write(reinterpret_cast<const char*>(result.binary.data()),
                     static_cast<std::streamsize>(result.binary.size()));
@@ -213,7 +214,8 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
                        result.compiler_version,
                        std::nullopt,
                        std::nullopt,
-                       result.source_summary};
+                       result.source_summary,
+                       {}};
   if (o.out == "-") { // the binary on stdout, for a pipe
     std::cout.write(reinterpret_cast<const char*>(result.binary.data()),
                     static_cast<std::streamsize>(result.binary.size()));
