@@ -136,6 +136,10 @@ Cache read_gpurun_cache(const std::string& text, std::string_view field) {
         ++cache.skipped_lines;
         continue;
       }
+      // The key is the configuration's values, whatever the line says.
+      e.key.clear();
+      for (std::size_t j = 0; j < coords->size(); ++j)
+        e.key += (j == 0 ? "" : ",") + cache.header.params[j].values[(*coords)[j]];
       if (cache.evaluations.count(e.key) == 0)
         cache.configs.push_back(*coords);
       cache.evaluations[e.key] = std::move(e);

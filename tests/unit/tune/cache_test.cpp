@@ -73,6 +73,18 @@ TEST(TuneCache, ReadsKernelTunersCacheEvenUnfinished) {
   EXPECT_EQ(c.evaluations.at("16,2").gflops, 900.0);
 }
 
+// A line whose key disagrees with its configuration is read by its configuration.
+TEST(TuneCache, TheConfigurationNotTheKeyNamesALine) {
+  const auto path = test::temp_dir() / "k.cache";
+  { CacheWriter w(path, header()); }
+  std::ofstream(path, std::ios::app)
+      << R"({"key":"9,9","config":{"A":"2","T":"float"},"status":"ok","time_s":1e-6})" << "\n";
+  const Cache c = read_cache(path, "--cache");
+  ASSERT_EQ(c.evaluations.size(), 1u);
+  EXPECT_EQ(c.evaluations.begin()->first, "2,float");
+  EXPECT_EQ(c.evaluations.begin()->second.key, "2,float");
+}
+
 TEST(TuneCache, RefusesWhatIsNeitherFormat) {
   const auto path = test::temp_dir() / "x.json";
   std::ofstream(path) << R"({"hello": 1})";
