@@ -261,6 +261,25 @@ private:
   std::unordered_set<std::size_t> m_pending;
 };
 
+/// The mean and (population) standard deviation the Gaussian process standardizes its targets
+/// by; 1 where they do not vary.
+struct Scale {
+  double mean = 0;
+  double sd = 1;
+};
+Scale scale_of(const std::vector<double>& y) {
+  Scale s;
+  for (double v : y)
+    s.mean += v;
+  s.mean /= static_cast<double>(y.size());
+  double var = 0;
+  for (double v : y)
+    var += (v - s.mean) * (v - s.mean);
+  if (y.size() > 1 && var > 0)
+    s.sd = std::sqrt(var / static_cast<double>(y.size()));
+  return s;
+}
+
 /// Bayesian optimization: a Gaussian process over the configurations' positions along each
 /// parameter (scaled to [0, 1]) models the log of the cost; after 2·parameters+1 random
 /// configurations (at least 5), each next one maximizes the expected improvement among the
@@ -366,15 +385,8 @@ private:
       at.push_back(features(i));
     const auto predictions = detail::gp_predict(x, y, at, length, k_noise);
     // In the standardized units gp_predict returns: the best observed value, standardized too.
-    double mean = 0;
-    for (double v : y)
-      mean += v;
-    mean /= static_cast<double>(y.size());
-    double var = 0;
-    for (double v : y)
-      var += (v - mean) * (v - mean);
-    const double sd = y.size() > 1 && var > 0 ? std::sqrt(var / static_cast<double>(y.size())) : 1;
-    const double target = (best_y - mean) / sd;
+    const Scale scale = scale_of(y);
+    const double target = (best_y - scale.mean) / scale.sd;
     std::size_t chosen = candidates.front();
     double best_ei = -1;
     for (std::size_t k = 0; k < candidates.size(); ++k) {
@@ -457,17 +469,10 @@ void backward(const std::vector<double>& l, std::size_t n, std::vector<double>& 
 }
 
 std::vector<double> standardized(const std::vector<double>& y) {
-  double mean = 0;
-  for (double v : y)
-    mean += v;
-  mean /= static_cast<double>(y.size());
-  double var = 0;
-  for (double v : y)
-    var += (v - mean) * (v - mean);
-  const double sd = y.size() > 1 && var > 0 ? std::sqrt(var / static_cast<double>(y.size())) : 1;
+  const Scale scale = scale_of(y);
   std::vector<double> z(y.size());
   for (std::size_t i = 0; i < y.size(); ++i)
-    z[i] = (y[i] - mean) / sd;
+    z[i] = (y[i] - scale.mean) / scale.sd;
   return z;
 }
 
