@@ -220,43 +220,13 @@ std::string default_strategy(const TuneOptions& o, const tune::Budget& budget,
 /// list) over that many seeds, counting the configurations each needed to come within
 /// --within percent of the caches' best.
 void run_simulation(const TuneOptions& o, CommandEnv& env) {
-  tune::Cache merged;
-  std::set<std::string> have;
-  std::vector<std::vector<std::uint32_t>> configs;
-  for (const auto& path : o.simulate) {
-    tune::Cache c = tune::read_cache(path, "--simulate " + path);
-    if (merged.format.empty()) {
-      merged.format = c.format;
-      merged.header = c.header;
-    } else {
-      check_cache_matches(c, merged.header, "--simulate " + path);
-    }
-    // Each configuration by its values, as positions along the first cache's parameters.
-    for (const auto& coords : c.configs) {
-      std::vector<std::uint32_t> mine;
-      std::string key;
-      for (std::size_t j = 0; j < coords.size(); ++j) {
-        const std::string& value = c.header.params[j].values[coords[j]];
-        const auto& values = merged.header.params[j].values;
-        const auto at = std::find(values.begin(), values.end(), value);
-        if (at == values.end())
-          break;
-        mine.push_back(static_cast<std::uint32_t>(at - values.begin()));
-        key += (j == 0 ? "" : ",") + value;
-      }
-      if (mine.size() == coords.size() && have.insert(key).second) {
-        configs.push_back(std::move(mine));
-        merged.evaluations[key] = c.evaluations.at(key);
-      }
-    }
-  }
-  std::sort(configs.begin(), configs.end());
-  const std::vector<bench::Axis> params = merged.header.params;
-  tune::Space space = tune::Space::of(params, configs);
+  const tune::Cache merged = tune::merge_caches(o.simulate, "--simulate");
+  const std::vector<bench::Axis>& params = merged.header.params;
+  tune::Space space = tune::Space::of(params, merged.configs);
   if (!o.restrictions.empty()) {
     const tune::Space restricted(params, o.restrictions);
     std::vector<std::vector<std::uint32_t>> kept;
-    for (const auto& c : configs)
+    for (const auto& c : merged.configs)
       if (restricted.find(c))
         kept.push_back(c);
     space = tune::Space::of(params, kept);
@@ -281,19 +251,10 @@ void run_simulation(const TuneOptions& o, CommandEnv& env) {
     return;
   }
 
-  // The optimum the strategies chase: the best of the whole space.
-  std::optional<double> optimum;
-  for (std::size_t i = 0; i < space.size(); ++i) {
-    const auto v = tune::objective_value(merged.evaluations.at(space.key(i)), objective);
-    if (v && (!optimum || (tune::maximized(objective) ? *v > *optimum : *v < *optimum)))
-      optimum = v;
-  }
+  // Strategies compared: how many configurations each needs to come near the space's best.
+  const auto optimum = tune::best_value(space, merged.evaluations, objective);
   if (!optimum)
     throw usage_error("--simulate: no configuration in the cache succeeded");
-  const double factor = o.within_percent / 100;
-  const auto good_enough = [&](double v) {
-    return tune::maximized(objective) ? v >= *optimum * (1 - factor) : v <= *optimum * (1 + factor);
-  };
   std::vector<std::string> names;
   std::stringstream list(o.strategy.empty() ? std::string("random,annealing,genetic,bayes")
                                             : o.strategy);
@@ -306,35 +267,17 @@ void run_simulation(const TuneOptions& o, CommandEnv& env) {
   fmt::print("{:<12} {:>8} {:>10} {:>10} {:>10}\n", "strategy", "reached",
              fmt::format("median ≤{}%", o.within_percent), "mean", "% of space");
   for (const auto& name : names) {
-    std::vector<double> needed;
-    std::size_t reached = 0;
-    for (std::size_t s = 0; s < o.repeat; ++s) {
-      auto strategy = tune::make_strategy(name, space, o.seed + s);
-      const auto r = tune::simulate(space, *strategy, objective, budget, merged.evaluations);
-      std::optional<std::size_t> at;
-      for (const auto& p : r.convergence)
-        if (p.best && good_enough(*p.best)) {
-          at = p.visited;
-          break;
-        }
-      if (at)
-        ++reached;
-      // A run that never got there counts as the whole space: what finding it would take at most.
-      needed.push_back(static_cast<double>(at.value_or(space.size())));
-    }
-    double mean = 0;
-    for (double n : needed)
-      mean += n;
-    mean /= static_cast<double>(needed.size());
-    const double med = bench::median(needed);
-    fmt::print("{:<12} {:>4}/{:<3} {:>10} {:>10.1f} {:>9.1f}%\n", name, reached, o.repeat, med,
-               mean, 100 * med / static_cast<double>(space.size()));
+    const tune::StrategyRecord rec =
+        tune::rate_strategy(name, space, merged.evaluations, objective, budget, o.seed, o.repeat,
+                            o.within_percent / 100);
+    fmt::print("{:<12} {:>4}/{:<3} {:>10} {:>10.1f} {:>9.1f}%\n", name, rec.reached, o.repeat,
+               rec.median, rec.mean, 100 * rec.median / static_cast<double>(space.size()));
     rows.push_back({{"strategy", name},
                     {"runs", o.repeat},
-                    {"reached", reached},
-                    {"median_evaluations", med},
-                    {"mean_evaluations", mean},
-                    {"evaluations", needed}});
+                    {"reached", rec.reached},
+                    {"median_evaluations", rec.median},
+                    {"mean_evaluations", rec.mean},
+                    {"evaluations", rec.evaluations}});
   }
   if (!o.json_file.empty())
     write_json_file(o.json_file, {{"tool", "gpurun tune --simulate --repeat"},

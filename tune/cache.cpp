@@ -1,5 +1,6 @@
 #include "tune/cache.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -294,6 +295,41 @@ Cache read_cache(const std::filesystem::path& path, std::string_view field) {
   if (head.find("gpurun_tune_cache") != std::string_view::npos)
     return read_gpurun_cache(*text, field);
   return read_kernel_tuner_cache(std::move(*text), field);
+}
+
+Cache merge_caches(const std::vector<std::string>& paths, std::string_view flag) {
+  Cache merged;
+  std::set<std::string> have;
+  for (const auto& path : paths) {
+    const std::string field = fmt::format("{} {}", flag, path);
+    Cache c = read_cache(path, field);
+    if (merged.format.empty()) {
+      merged.format = c.format;
+      merged.header = c.header;
+    } else {
+      check_cache_matches(c, merged.header, field);
+    }
+    for (const auto& coords : c.configs) {
+      std::vector<std::uint32_t> mine;
+      std::string key;
+      for (std::size_t j = 0; j < coords.size(); ++j) {
+        const std::string& value = c.header.params[j].values[coords[j]];
+        const auto& values = merged.header.params[j].values;
+        const auto at = std::find(values.begin(), values.end(), value);
+        if (at == values.end())
+          break;
+        mine.push_back(static_cast<std::uint32_t>(at - values.begin()));
+        key += (j == 0 ? "" : ",") + value;
+      }
+      if (mine.size() == coords.size() && have.insert(key).second) {
+        merged.configs.push_back(std::move(mine));
+        merged.evaluations[key] = c.evaluations.at(key);
+      }
+    }
+    merged.skipped_lines += c.skipped_lines;
+  }
+  std::sort(merged.configs.begin(), merged.configs.end());
+  return merged;
 }
 
 void check_cache_matches(const Cache& cache, const CacheHeader& now, std::string_view field) {

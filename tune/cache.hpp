@@ -45,6 +45,11 @@ struct Cache {
 /// Throws usage Error for a file that cannot be read or is neither format.
 [[nodiscard]] Cache read_cache(const std::filesystem::path& path, std::string_view field);
 
+/// Several caches of one space (the shards of a search) as one: each configuration by its values,
+/// as positions along the first cache's parameters, the first cache's evaluation kept where they
+/// overlap; `configs` in cross-product order. `flag` names the option in messages.
+[[nodiscard]] Cache merge_caches(const std::vector<std::string>& paths, std::string_view flag);
+
 /// Throws usage Error naming `field` when `cache` was made for other parameters, another backend
 /// or another device than `now`: its timings would not compare.
 void check_cache_matches(const Cache& cache, const CacheHeader& now, std::string_view field);

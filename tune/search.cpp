@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "bench/statistics.hpp"
 
 namespace gpurun::tune {
 
@@ -207,6 +208,51 @@ SearchResult simulate(const Space& space, Strategy& strategy, Objective objectiv
     search.record(std::move(e));
   }
   return search.result();
+}
+
+std::optional<double> best_value(const Space& space,
+                                 const std::map<std::string, Evaluation>& known,
+                                 Objective objective) {
+  std::optional<double> best;
+  for (std::size_t i = 0; i < space.size(); ++i) {
+    const auto it = known.find(space.key(i));
+    if (it == known.end())
+      continue;
+    const auto v = objective_value(it->second, objective);
+    if (v && (!best || (maximized(objective) ? *v > *best : *v < *best)))
+      best = v;
+  }
+  return best;
+}
+
+StrategyRecord rate_strategy(std::string_view name, const Space& space,
+                             const std::map<std::string, Evaluation>& known, Objective objective,
+                             Budget budget, std::uint64_t seed, std::size_t runs, double within) {
+  StrategyRecord rec;
+  const auto optimum = best_value(space, known, objective);
+  if (!optimum || runs == 0)
+    return rec;
+  const auto good_enough = [&](double v) {
+    return maximized(objective) ? v >= *optimum * (1 - within) : v <= *optimum * (1 + within);
+  };
+  for (std::size_t s = 0; s < runs; ++s) {
+    auto strategy = make_strategy(name, space, seed + s);
+    const auto r = simulate(space, *strategy, objective, budget, known);
+    std::optional<std::size_t> at;
+    for (const auto& p : r.convergence)
+      if (p.best && good_enough(*p.best)) {
+        at = p.visited;
+        break;
+      }
+    if (at)
+      ++rec.reached;
+    rec.evaluations.push_back(static_cast<double>(at.value_or(space.size())));
+  }
+  for (double n : rec.evaluations)
+    rec.mean += n;
+  rec.mean /= static_cast<double>(rec.evaluations.size());
+  rec.median = bench::median(rec.evaluations);
+  return rec;
 }
 
 } // namespace gpurun::tune

@@ -114,4 +114,23 @@ private:
 [[nodiscard]] SearchResult simulate(const Space& space, Strategy& strategy, Objective objective,
                                     Budget budget, const std::map<std::string, Evaluation>& known);
 
+/// The best value of the objective over the space's configurations that are known.
+[[nodiscard]] std::optional<double> best_value(const Space& space,
+                                               const std::map<std::string, Evaluation>& known,
+                                               Objective objective);
+
+/// How a strategy fares over seeds seed … seed+runs−1 (`--simulate … --repeat`): the
+/// configurations each run visited before its best came within `within` (a fraction) of the
+/// space's best; a run that never got there counts the whole space.
+struct StrategyRecord {
+  std::size_t reached = 0;
+  double median = 0;
+  double mean = 0;
+  std::vector<double> evaluations; ///< one per run
+};
+[[nodiscard]] StrategyRecord rate_strategy(std::string_view name, const Space& space,
+                                           const std::map<std::string, Evaluation>& known,
+                                           Objective objective, Budget budget, std::uint64_t seed,
+                                           std::size_t runs, double within);
+
 } // namespace gpurun::tune

@@ -85,6 +85,25 @@ TEST(TuneCache, TheConfigurationNotTheKeyNamesALine) {
   EXPECT_EQ(c.evaluations.begin()->second.key, "2,float");
 }
 
+// The shards of one search, read as one space.
+TEST(TuneCache, MergesTheShardsOfOneSpace) {
+  const auto dir = test::temp_dir();
+  const auto one = [&](const char* name, const char* key, const bench::AxisPoint& point) {
+    CacheWriter w(dir / name, header());
+    Evaluation e;
+    e.key = key;
+    e.time_s = 1e-6;
+    w.append(e, point);
+  };
+  one("s0.cache", "2,double", {{"A", "2"}, {"T", "double"}});
+  one("s1.cache", "1,float", {{"A", "1"}, {"T", "float"}});
+  const Cache m = merge_caches({(dir / "s0.cache").string(), (dir / "s1.cache").string()},
+                               "--simulate");
+  ASSERT_EQ(m.evaluations.size(), 2u);
+  // Cross-product order, whatever the shards' order.
+  EXPECT_EQ(m.configs, (std::vector<std::vector<std::uint32_t>>{{0, 0}, {1, 1}}));
+}
+
 TEST(TuneCache, RefusesWhatIsNeitherFormat) {
   const auto path = test::temp_dir() / "x.json";
   std::ofstream(path) << R"({"hello": 1})";

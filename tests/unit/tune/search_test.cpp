@@ -69,6 +69,23 @@ TEST(TuneSearch, MaximizedObjectivesPreferMore) {
   EXPECT_EQ(r.convergence.back().elapsed_s, 2.0);
 }
 
+TEST(TuneSearch, RatesAStrategyByTheVisitsItNeedsToComeNearTheBest) {
+  const Space space{{bench::parse_axis("A=[1:10]")}, {}};
+  std::map<std::string, Evaluation> known;
+  for (int a = 1; a <= 10; ++a)
+    known[std::to_string(a)] = timed(std::to_string(a), a == 7 ? 1.0 : a == 4 ? 1.04 : 2.0);
+  EXPECT_EQ(best_value(space, known, Objective::time), 1.0);
+  // Brute force reaches 1.04 (within 5 %) at its 4th visit, the best itself at its 7th.
+  EXPECT_EQ(rate_strategy("brute_force", space, known, Objective::time, {}, 1, 3, 0.05).median,
+            4.0);
+  const auto exact = rate_strategy("brute_force", space, known, Objective::time, {}, 1, 3, 0.0);
+  EXPECT_EQ(exact.median, 7.0);
+  EXPECT_EQ(exact.reached, 3u);
+  // A budget too small to get there counts the whole space.
+  EXPECT_EQ(rate_strategy("brute_force", space, known, Objective::time, {2, {}}, 1, 1, 0.0).median,
+            10.0);
+}
+
 TEST(TuneSearch, ObjectivesAndStatusesReadBack) {
   EXPECT_EQ(parse_objective("GB/s", "--objective"), Objective::bandwidth);
   EXPECT_EQ(parse_objective("gflops", "--objective"), Objective::flops);

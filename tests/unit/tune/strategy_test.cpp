@@ -49,8 +49,9 @@ TEST(TuneStrategy, EveryStrategyIsDeterministicForASeedAndNeverRepeatsAVisit) {
     EXPECT_EQ(std::set(r1.configs.begin(), r1.configs.end()).size(), r1.configs.size()) << name;
     auto other = make_strategy(name, l.space, 8);
     const auto r3 = simulate(l.space, *other, Objective::time, {60, {}}, l.known);
-    if (name != "brute_force")
+    if (name != "brute_force") {
       EXPECT_NE(r1.configs, r3.configs) << name;
+    }
   }
 }
 
