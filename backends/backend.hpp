@@ -224,6 +224,9 @@ struct DeviceSettings {
   std::optional<std::size_t> max_findings;
   bool stats = false;   ///< count executed instructions
   int host_threads = 0; ///< worker threads of a backend that runs on the host; 0: all cores
+  /// The CPU backend's engine: "interpret", "compiled" (PTX compiled to native code) or "auto"
+  /// (empty: auto).
+  std::string cpu_engine;
 };
 
 /// Options that apply to one context.

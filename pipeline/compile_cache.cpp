@@ -10,6 +10,7 @@
 #include <system_error>
 #include <unistd.h>
 
+#include "base/cache_dir.hpp"
 #include "base/detail/sha256.hpp"
 #include "base/read_file.hpp"
 
@@ -227,16 +228,7 @@ std::string temp_suffix() {
 CompileCache::CompileCache(fs::path dir) : m_dir(std::move(dir)) {}
 
 fs::path CompileCache::default_dir() {
-  if (const char* d = std::getenv("GPURUN_CACHE_DIR"); d != nullptr && *d != '\0')
-    return d;
-  // The XDG spec says relative values are invalid and must be ignored.
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x == '/') {
-    return fs::path(x) / "gpurun";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    return fs::path(home) / ".cache" / "gpurun";
-  }
-  return fs::temp_directory_path() / "gpurun-cache";
+  return default_cache_dir();
 }
 
 std::string CompileCache::key(const KernelSource& source, const CompileOptions& options,

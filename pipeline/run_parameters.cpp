@@ -171,6 +171,10 @@ const RunParameter k_parameters[] = {
      0, set<&R::device_settings, &S::max_findings>},
     {"stats", "", "--stats", "CPU backend: count executed instructions", T::flag, run, true, 0, 0,
      set<&R::device_settings, &S::stats>},
+    {"cpu_engine", "", "--cpu-engine",
+     "CPU backend: interpret, compiled (PTX compiled to native code by clang, cached) or auto "
+     "(compiled code when cached or worth compiling, else interpreted; the default)",
+     T::text, run_bench, true, 0, 0, set<&R::device_settings, &S::cpu_engine>},
     {"description", "description", "", "What the spec is for (not used)", T::text, 0, false, 0, 0,
      ignore},
 };

@@ -233,6 +233,13 @@ std::optional<ResourceReport> ptxas_resources(const KernelSource& source, Compil
   ResourceReport report;
   report.from_ptxas = true;
   report.ptxas = parse_ptxas_info(cubin.log);
+  // A log that is not ptxas's report (a compiler that printed something else) is shown rather
+  // than read as "no kernels".
+  if (report.ptxas.empty() && cubin.log.find_first_not_of(" \t\r\n") != std::string::npos)
+    throw CompileError(fmt::format("{}: the compiler's log for {} has no ptxas report of a "
+                                   "kernel ({})",
+                                   source.path.string(), arch, cubin.compiler_version),
+                       cubin.log);
   report.measured_by = fmt::format("ptxas for {}, {}", arch, cubin.compiler_version);
   return report;
 }

@@ -15,6 +15,7 @@
 #include "backends/cpu/module.hpp"
 #include "backends/cpu/timer.hpp"
 #include "backends/kit/cuda_arch.hpp"
+#include "base/cache_dir.hpp"
 #include "base/detailed_error.hpp"
 #include "base/error.hpp"
 
@@ -215,6 +216,7 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
     std::memcpy(state->params.data() + params[i].offset, bytes.data(), params[i].size);
   }
   state->memory = m_memory->snapshot();
+  choose_engine(*function, config, *state);
   m_blocks_done.store(0);
   m_blocks.store(config.grid.volume());
   m_launch_start.store(std::chrono::steady_clock::now().time_since_epoch().count());
@@ -223,13 +225,36 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
   m_job_collected = false;
 }
 
+void CpuContext::choose_engine(CpuFunction& function, const LaunchConfig& config,
+                               emu::LaunchState& state) {
+  m_engine_note.clear();
+  if (m_settings.engine == native::Engine::interpret)
+    return;
+  // The sanitizers hook every access and barrier, and --stats counts instructions: the
+  // interpreter's work (an explicit compiled engine still runs compiled under --stats).
+  const bool sanitized =
+      m_settings.memcheck || m_settings.racecheck || m_settings.initcheck || m_settings.synccheck;
+  std::string why = "the sanitizers run on the interpreter";
+  if (!sanitized && !(m_settings.stats && m_settings.engine == native::Engine::automatic)) {
+    const bool big = config.grid.volume() * config.block.volume() >= (std::uint64_t{1} << 16);
+    state.native = function.native().for_launch(m_settings.engine, big, default_cache_dir(), &why);
+  }
+  if (!state.native)
+    m_engine_note = fmt::format("kernel '{}' ran on the interpreter: {}", function.name(), why);
+}
+
 void CpuContext::finish_job() {
   if (!m_job || m_job_collected)
     return;
   m_job_collected = true;
   const auto& s = m_job->state();
   m_stats.clear();
-  if (m_settings.stats) {
+  if (m_settings.stats && s.native) {
+    m_stats["compiled"] = 1;
+    m_stats["seconds"] =
+        std::chrono::duration<double>(m_job->finished_at() - m_job->started_at()).count();
+  } else if (m_settings.stats) {
+    m_stats["compiled"] = 0;
     double seconds =
         std::chrono::duration<double>(m_job->finished_at() - m_job->started_at()).count();
     m_stats["warp_instructions"] = static_cast<double>(s.warp_instructions.load());
@@ -239,6 +264,8 @@ void CpuContext::finish_job() {
         seconds > 0 ? static_cast<double>(s.lane_instructions.load()) / seconds : 0.0;
   }
   m_warnings.clear();
+  if (m_settings.engine == native::Engine::compiled && !m_engine_note.empty())
+    m_warnings.push_back(m_engine_note);
   if (s.printf_dropped > 0)
     m_warnings.push_back(fmt::format(
         "kernel '{}': {} of {} device printf calls were dropped: the printf buffer ({} bytes) was "

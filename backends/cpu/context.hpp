@@ -15,6 +15,8 @@
 
 namespace gpurun::cpu {
 
+class CpuFunction;
+
 /// Launches a context may still run before its device is lost (a test setting: cpu/device.hpp's
 /// FailurePlan), shared by the device's contexts; null: never lost.
 using LaunchBudget = std::shared_ptr<std::atomic<std::int64_t>>;
@@ -55,6 +57,8 @@ public:
   void wait_idle();
 
 private:
+  /// The compiled engine's native code for this launch, when it runs compiled (state.native).
+  void choose_engine(CpuFunction& function, const LaunchConfig& config, emu::LaunchState& state);
   void finish_job();      // collects stats and a pending error after the job ended
   void report_findings(); // the sanitizers' findings: an error (exit 4) or, if benign, warnings
 
@@ -71,6 +75,7 @@ private:
   std::vector<std::string> m_warnings;
   // The launch in flight, for launch_progress() on another thread.
   std::atomic<std::uint64_t> m_blocks_done{0};
+  std::string m_engine_note; ///< why the last launch ran on the interpreter, when it did
   std::uint64_t m_launches = 0; ///< launches so far: the next one's %gridid
   std::atomic<std::uint64_t> m_blocks{0};
   std::atomic<std::chrono::steady_clock::rep> m_launch_start{0};

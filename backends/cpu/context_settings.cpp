@@ -15,6 +15,7 @@ ContextSettings ContextSettings::from(const ContextOptions& options) {
   s.leakcheck = given.leak_check;
   s.heap_bytes = given.heap_bytes.value_or(s.heap_bytes);
   s.max_findings = given.max_findings.value_or(s.max_findings);
+  s.engine = native::parse_engine(given.cpu_engine);
   return s;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The CPU backend's context settings: ContextOptions' DeviceSettings with every default resolved.
 #include "backends/backend.hpp"
+#include "backends/cpu/native/kernel_state.hpp"
 
 namespace gpurun::cpu {
 
@@ -16,6 +17,7 @@ struct ContextSettings {
   bool leakcheck = false;            ///< device-heap blocks never freed (memcheck findings)
   std::size_t heap_bytes = 8u << 20; ///< the device heap (cudaLimitMallocHeapSize)
   std::size_t max_findings = 10;     ///< findings shown in full
+  native::Engine engine = native::Engine::automatic;
 
   [[nodiscard]] static ContextSettings from(const ContextOptions& options);
 };

@@ -12,8 +12,10 @@
 
 namespace gpurun::cpu {
 
-CpuFunction::CpuFunction(const emu::Program& program, std::uint32_t index)
-    : m_program(program), m_index(index) {
+CpuFunction::CpuFunction(const emu::Program& program, const ptx::Module& parsed,
+                         std::uint32_t index)
+    : m_program(program), m_index(index),
+      m_native([&program, &parsed, index] { return native::translate_kernel(program, parsed, index); }) {
   const auto& f = decoded();
   m_name = f.name;
   for (std::size_t i = 0; i < f.kernel_params.size(); ++i)
@@ -37,9 +39,9 @@ const emu::DecodedFunction& CpuFunction::decoded() const noexcept {
 CpuModule::CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> memory,
                      bool checked)
     : m_memory(std::move(memory)) {
-  ptx::Module parsed = ptx::parse_module(ptx, "kernel.ptx");
-  emu::contract_multiply_adds(parsed);
-  m_program = std::make_unique<emu::Program>(emu::decode(parsed));
+  m_parsed = std::make_unique<ptx::Module>(ptx::parse_module(ptx, "kernel.ptx"));
+  emu::contract_multiply_adds(*m_parsed);
+  m_program = std::make_unique<emu::Program>(emu::decode(*m_parsed));
   emu::Program& p = *m_program;
   if (checked)
     emu::use_checked_memory_handlers(p);
@@ -69,7 +71,7 @@ CpuModule::CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> 
 
   for (std::uint32_t i = 0; i < p.functions.size(); ++i)
     if (p.functions[i].is_entry)
-      m_functions[p.functions[i].name] = std::make_unique<CpuFunction>(p, i);
+      m_functions[p.functions[i].name] = std::make_unique<CpuFunction>(p, *m_parsed, i);
 }
 
 CpuModule::~CpuModule() {

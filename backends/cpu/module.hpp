@@ -9,17 +9,22 @@
 #include "backends/backend.hpp"
 #include "backends/cpu/emu/memory.hpp"
 #include "backends/cpu/emu/program.hpp"
+#include "backends/cpu/native/kernel_state.hpp"
+#include "backends/cpu/ptx/ast.hpp"
 
 namespace gpurun::cpu {
 
 class CpuFunction final : public Function {
 public:
-  CpuFunction(const emu::Program& program, std::uint32_t index);
+  /// `parsed` is the PTX `program` was decoded from (the compiled engine translates it).
+  CpuFunction(const emu::Program& program, const ptx::Module& parsed, std::uint32_t index);
   [[nodiscard]] const std::string& name() const override { return m_name; }
   [[nodiscard]] const std::vector<ParamLayout>& params() const override { return m_params; }
   [[nodiscard]] FunctionAttributes attributes() const override { return m_attributes; }
   [[nodiscard]] const emu::Program& program() const noexcept { return m_program; }
   [[nodiscard]] const emu::DecodedFunction& decoded() const noexcept;
+  /// The compiled engine's state for this kernel.
+  [[nodiscard]] native::KernelState& native() noexcept { return m_native; }
 
 private:
   const emu::Program& m_program;
@@ -27,6 +32,7 @@ private:
   std::string m_name;
   std::vector<ParamLayout> m_params;
   FunctionAttributes m_attributes;
+  native::KernelState m_native;
 };
 
 class CpuModule final : public Module {
@@ -41,6 +47,7 @@ public:
 
 private:
   std::shared_ptr<emu::DeviceMemory> m_memory;
+  std::unique_ptr<ptx::Module> m_parsed;
   std::unique_ptr<emu::Program> m_program;
   std::map<std::string, GlobalSymbol> m_globals;
   std::map<std::string, std::unique_ptr<CpuFunction>> m_functions;

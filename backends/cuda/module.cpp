@@ -72,9 +72,18 @@ FunctionAttributes CudaFunction::attributes() const {
 }
 
 void CudaFunction::reserve_dynamic_shared(std::size_t bytes) {
-  if (bytes <= m_dynamic_shared_limit)
-    return;
   m_state->make_current();
+  if (!m_dynamic_shared_limit) {
+    int value = 0;
+    GPURUN_CU_CHECK_MSG("cuFuncGetAttribute",
+                        m_state->api.func_get_attribute(
+                            &value, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, m_handle),
+                        ExitCode::device, "reading the dynamic shared memory limit of kernel '{}'",
+                        m_name);
+    m_dynamic_shared_limit = static_cast<std::size_t>(std::max(value, 0));
+  }
+  if (bytes <= *m_dynamic_shared_limit)
+    return;
   GPURUN_CU_CHECK_MSG(
       "cuFuncSetAttribute",
       m_state->api.func_set_attribute(m_handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -31,7 +31,7 @@ public:
   /// Whether the parameter layout is known (false: an old driver and a cubin module).
   [[nodiscard]] bool params_known() const { return m_params_known; }
   /// Raises the dynamic shared memory limit of this kernel to `bytes` when the launch needs
-  /// more than the default 48 KB.
+  /// more than its current limit (by default 48 KiB less the kernel's static shared memory).
   void reserve_dynamic_shared(std::size_t bytes);
 
 private:
@@ -40,7 +40,7 @@ private:
   std::string m_name;
   std::vector<ParamLayout> m_params;
   bool m_params_known = false;
-  std::size_t m_dynamic_shared_limit = 48 * 1024;
+  std::optional<std::size_t> m_dynamic_shared_limit; ///< read from the driver when first needed
 };
 
 /// A module loaded with cuModuleLoadDataEx; unloaded in the destructor.

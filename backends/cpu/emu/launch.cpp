@@ -1,9 +1,14 @@
 #include "backends/cpu/emu/launch.hpp"
 
 #include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "backends/backend.hpp"
 #include "backends/cpu/emu/interpreter.hpp"
+#include "backends/cpu/native/runner.hpp"
+#include "base/error.hpp"
 
 namespace gpurun::emu {
 
@@ -26,7 +31,14 @@ LaunchJob::~LaunchJob() {
 
 void LaunchJob::work(int worker) {
   try {
-    Interpreter interpreter(*m_state, worker);
+    // The compiled engine runs the blocks when the launch has native code; a block in which a
+    // thread faulted runs again on the interpreter, which names the thread, line and buffer.
+    std::optional<native::BlockRunner> compiled;
+    std::optional<Interpreter> interpreter;
+    if (m_state->native)
+      compiled.emplace(*m_state, m_state->native);
+    else
+      interpreter.emplace(*m_state, worker);
     const Dim3 grid = m_state->grid;
     const auto workers = static_cast<std::uint64_t>(m_state->workers);
     auto run = [&](std::uint64_t b) {
@@ -35,8 +47,20 @@ void LaunchJob::work(int worker) {
       Dim3 index{static_cast<std::uint32_t>(b % grid.x),
                  static_cast<std::uint32_t>(b / grid.x % grid.y),
                  static_cast<std::uint32_t>(b / (std::uint64_t{grid.x} * grid.y))};
-      interpreter.run_block(index);
-      return true;
+      if (!compiled) {
+        interpreter->run_block(index);
+        return true;
+      }
+      if (compiled->run_block(index))
+        return true;
+      const std::string where = compiled->fault_location();
+      if (!interpreter)
+        interpreter.emplace(*m_state, worker);
+      interpreter->run_block(index);
+      throw device_error(fmt::format(
+          "kernel '{}': a memory access fault {} (compiled engine; run again with --cpu-engine "
+          "interpret for the buffer it missed)",
+          m_state->kernel->name, where));
     };
     // Worker i starts with block i, so every worker gets a block even when the first worker
     // could finish a small grid before the others have started. The rest is handed out in

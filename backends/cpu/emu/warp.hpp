@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@
 #include "backends/cpu/emu/memory.hpp"
 #include "backends/cpu/emu/program.hpp"
 #include "base/dims.hpp"
+
+namespace gpurun::native {
+class CompiledKernel;
+}
 
 namespace gpurun::emu {
 
@@ -40,6 +45,8 @@ struct LaunchState {
   bool initcheck = false;     ///< reads of memory never written
   bool synccheck = false;     ///< barriers and collectives not every member reaches
   DeviceHeap* heap = nullptr; ///< in-kernel malloc/free (the context's; null when unused)
+  /// The kernel's native code when the compiled engine runs this launch (null: interpreted).
+  std::shared_ptr<const native::CompiledKernel> native;
   int workers = 1;
   std::atomic<bool> cancel{false};
   // Written at the end of every block: kept off the line holding `cancel`, which workers poll.

@@ -1,0 +1,76 @@
+#pragma once
+// What the CPU backend's compiled engine and the code it generates share: a launch's read-only
+// description, a worker's per-block state, and the exported region functions. The generated C++
+// includes this header (gpurun hands it to the compiler with the numeric headers), so it depends
+// on nothing but the standard library.
+#include <cstdint>
+
+namespace gpurun::native_abi {
+
+/// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
+inline constexpr std::uint32_t kVersion = 1;
+
+/// Where a lane's thread is when the block is not running: a region index, or kDone.
+inline constexpr std::uint32_t kDone = 0xffffffffu;
+
+/// One device allocation (or the block's shared memory) as [base, base + size) → host.
+struct Window {
+  std::uint64_t base = 0;
+  std::uint64_t size = 0;
+  std::uint8_t* host = nullptr;
+};
+
+struct Block;
+
+/// Exact translation of one access the fast path could not take (another allocation, the
+/// generic window, or a fault): the host pointer, or null after recording the fault in `b`.
+/// `site` indexes Block::sites, whose hint it updates.
+using TranslateFn = std::uint8_t* (*)(Block* b, std::uint64_t address, std::uint32_t bytes,
+                                      std::uint32_t space, std::uint32_t write, std::uint32_t site,
+                                      std::uint32_t line, std::uint32_t thread);
+
+/// A launch, the same for every block.
+struct Launch {
+  const std::uint8_t* params = nullptr;
+  std::uint32_t grid[3] = {1, 1, 1};
+  std::uint32_t block[3] = {1, 1, 1};
+  std::uint32_t threads = 1; ///< block[0] * block[1] * block[2]
+  std::uint64_t grid_id = 0;
+  TranslateFn translate = nullptr;
+  void* host = nullptr; ///< the engine's own state, for `translate`
+};
+
+/// A worker's state for the block it runs. Registers and predicates are stored per slot, one
+/// entry per thread ([slot * threads + thread]), so a region's lane loop reads them as vectors.
+struct Block {
+  const Launch* launch = nullptr;
+  std::uint32_t ctaid[3] = {0, 0, 0};
+  std::uint64_t* regs = nullptr;
+  std::uint8_t* preds = nullptr;
+  std::uint32_t* at = nullptr;     ///< per thread: the region it waits at, or kDone
+  std::uint32_t* resume = nullptr; ///< per thread: 1 + the site the fast path left it at, or 0
+  Window* sites = nullptr;         ///< per memory instruction: the window it last hit
+  Window shared;                   ///< the block's shared memory
+  // The first fault (set by translate): the thread (linear index) and the PTX line.
+  std::uint32_t fault = 0;
+  std::uint32_t fault_thread = 0;
+  std::uint32_t fault_line = 0;
+};
+
+/// A region's lane loop over every thread waiting at it (`all`: every thread of the block is).
+using RegionFn = void (*)(Block* b, std::uint32_t all);
+/// One thread's rest of a region from where the fast path left it: 0, or 1 after a fault.
+using ResumeFn = int (*)(Block* b, std::uint32_t thread, std::uint32_t site);
+
+/// What the generated module exports as `gpurun_native_kernel`.
+struct Kernel {
+  std::uint32_t version = kVersion;
+  std::uint32_t regions = 0;
+  std::uint32_t sites = 0;
+  std::uint32_t register_slots = 0;
+  std::uint32_t predicate_slots = 0;
+  const RegionFn* fast = nullptr;
+  const ResumeFn* resume = nullptr;
+};
+
+} // namespace gpurun::native_abi

@@ -1,0 +1,169 @@
+#include "backends/cpu/native/runner.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/emu/address_space.hpp"
+#include "backends/cpu/emu/interpreter.hpp"
+
+namespace gpurun::native {
+
+namespace {
+
+using native_abi::Window;
+
+/// An access the fast path could not take: the exact translation the interpreter does (without
+/// its sanitizers, which keep a kernel on the interpreter), recording the first fault.
+std::uint8_t* translate(native_abi::Block* b, std::uint64_t address, std::uint32_t bytes,
+                        std::uint32_t space, std::uint32_t write, std::uint32_t site,
+                        std::uint32_t line, std::uint32_t thread) {
+  const auto& launch = *static_cast<const emu::LaunchState*>(b->launch->host);
+  auto fault = [&]() -> std::uint8_t* {
+    if (b->fault == 0) {
+      b->fault = 1;
+      b->fault_thread = thread;
+      b->fault_line = line;
+    }
+    return nullptr;
+  };
+  if (bytes != 0 && (address & (bytes - 1)) != 0)
+    return fault();
+  auto s = static_cast<emu::Space>(space);
+  if (s == emu::Space::generic) {
+    switch (emu::window_of(address)) {
+    case emu::Window::shared:
+      s = emu::Space::shared;
+      break;
+    case emu::Window::local:
+      s = emu::Space::local;
+      break;
+    case emu::Window::param:
+      s = emu::Space::param_kernel;
+      break;
+    case emu::Window::global:
+      s = emu::Space::global;
+      break;
+    }
+  }
+  switch (s) {
+  case emu::Space::shared: {
+    const std::uint64_t off = address - emu::kSharedBase;
+    if (off >= emu::kSharedWindow || off + bytes > b->shared.size)
+      return fault();
+    b->sites[site] = b->shared;
+    return b->shared.host + off;
+  }
+  case emu::Space::param_kernel: {
+    const std::uint64_t off = address - emu::kParamBase;
+    if (write != 0 || off >= emu::kParamWindow || off + bytes > launch.params.size())
+      return fault();
+    return const_cast<std::uint8_t*>(b->launch->params) + off;
+  }
+  case emu::Space::global:
+  case emu::Space::const_: {
+    const emu::Allocation* a = launch.memory.find(address, bytes);
+    if (a == nullptr)
+      return fault();
+    b->sites[site] = Window{a->address, a->size, reinterpret_cast<std::uint8_t*>(a->host)};
+    return reinterpret_cast<std::uint8_t*>(a->host) + (address - a->address);
+  }
+  default:
+    return fault();
+  }
+}
+
+} // namespace
+
+std::size_t block_shared_bytes(const emu::LaunchState& launch) {
+  const emu::Program& p = *launch.program;
+  std::size_t shared = p.shared_layout_bytes;
+  if (launch.dynamic_shared)
+    shared = (shared + p.shared_align - 1) / p.shared_align * p.shared_align + launch.dynamic_shared;
+  return shared;
+}
+
+BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const CompiledKernel> kernel)
+    : m_launch(launch), m_kernel(std::move(kernel)) {
+  const auto& table = m_kernel->table();
+  const std::uint32_t threads = static_cast<std::uint32_t>(launch.block.volume());
+  m_abi.params = reinterpret_cast<const std::uint8_t*>(launch.params.data());
+  m_abi.grid[0] = launch.grid.x;
+  m_abi.grid[1] = launch.grid.y;
+  m_abi.grid[2] = launch.grid.z;
+  m_abi.block[0] = launch.block.x;
+  m_abi.block[1] = launch.block.y;
+  m_abi.block[2] = launch.block.z;
+  m_abi.threads = threads;
+  m_abi.grid_id = launch.grid_id;
+  m_abi.translate = &translate;
+  m_abi.host = &launch;
+  m_regs.assign(std::size_t{table.register_slots} * threads, 0);
+  m_preds.assign(std::size_t{table.predicate_slots} * threads, 0);
+  m_at.assign(threads, 0);
+  m_resume.assign(threads, 0);
+  // Empty windows: the first access of each site takes the exact path, which fills them in.
+  m_sites.assign(std::max<std::uint32_t>(table.sites, 1), Window{});
+  m_shared.assign(std::max<std::size_t>(block_shared_bytes(launch), 1), 0);
+  m_block.launch = &m_abi;
+  m_block.regs = m_regs.data();
+  m_block.preds = m_preds.data();
+  m_block.at = m_at.data();
+  m_block.resume = m_resume.data();
+  m_block.sites = m_sites.data();
+  m_block.shared = Window{emu::kSharedBase, block_shared_bytes(launch), m_shared.data()};
+}
+
+bool BlockRunner::run_block(Dim3 index) {
+  const auto& table = m_kernel->table();
+  const std::uint32_t threads = m_abi.threads;
+  m_block.ctaid[0] = index.x;
+  m_block.ctaid[1] = index.y;
+  m_block.ctaid[2] = index.z;
+  m_block.fault = 0;
+  std::fill(m_at.begin(), m_at.end(), 0u);
+  // Shared memory starts zeroed on every block, as on the interpreter.
+  std::fill(m_shared.begin(), m_shared.end(), std::uint8_t{0});
+  // Every thread starts at the entry region; after each region ran, one pass over the threads
+  // finishes those the fast loop left at an access (exactly, one by one) and finds the lowest
+  // region any thread waits at, which runs next.
+  std::uint32_t lowest = 0;
+  std::uint32_t waiting = threads;
+  for (;;) {
+    if (m_launch.cancel.load(std::memory_order_relaxed))
+      throw emu::Cancelled{};
+    const std::uint32_t region = lowest;
+    table.fast[region](&m_block, waiting == threads ? 1u : 0u);
+    lowest = native_abi::kDone;
+    waiting = 0;
+    for (std::uint32_t t = 0; t < threads; ++t) {
+      if (m_resume[t] != 0) [[unlikely]] {
+        const std::uint32_t site = m_resume[t];
+        m_resume[t] = 0;
+        if (table.resume[region](&m_block, t, site) != 0) {
+          std::fill(m_resume.begin(), m_resume.end(), 0u);
+          return false;
+        }
+      }
+      const std::uint32_t r = m_at[t];
+      if (r < lowest) {
+        lowest = r;
+        waiting = 1;
+      } else if (r == lowest) {
+        ++waiting;
+      }
+    }
+    if (lowest == native_abi::kDone)
+      return true;
+  }
+}
+
+std::string BlockRunner::fault_location() const {
+  const Dim3 t = emu::thread_index(m_launch.block, static_cast<int>(m_block.fault_thread / 32),
+                                   static_cast<int>(m_block.fault_thread % 32));
+  return fmt::format("at block ({},{},{}) thread ({},{},{}), PTX line {}", m_block.ctaid[0],
+                     m_block.ctaid[1], m_block.ctaid[2], t.x, t.y, t.z, m_block.fault_line);
+}
+
+} // namespace gpurun::native

@@ -1,0 +1,1039 @@
+#include "backends/cpu/native/translate.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/emu/address_space.hpp"
+#include "backends/cpu/emu/types.hpp"
+
+namespace gpurun::native {
+
+namespace {
+
+using emu::Control;
+using emu::Inst;
+using emu::kNoReg;
+using emu::Space;
+using emu::Special;
+using emu::Type;
+
+/// Thrown while translating: the kernel stays on the interpreter.
+struct Refusal {
+  std::string why;
+};
+
+/// The four versions of a region's code.
+enum class Mode {
+  checked,   ///< the lane loop that checks every access against its site's window
+  check,     ///< only the checks, for every lane, before an unchecked loop
+  unchecked, ///< the lane loop once every access is known to be in its window
+  resume,    ///< one thread from where the checked loop left it, translating exactly
+};
+
+/// Labels of a region's code: each version of it gets its own.
+char label_prefix(Mode m) {
+  switch (m) {
+  case Mode::checked:
+    return 'L';
+  case Mode::check:
+    return 'C';
+  case Mode::unchecked:
+    return 'U';
+  case Mode::resume:
+    return 'R';
+  }
+  return 'L';
+}
+
+// Inst::flags bits of ld/st (ops_memory.cpp).
+constexpr std::uint8_t kSignExtend = 0x10;
+
+const char* ctype(Type t) {
+  switch (t) {
+  case Type::b8:
+  case Type::u8:
+    return "std::uint8_t";
+  case Type::b16:
+  case Type::u16:
+    return "std::uint16_t";
+  case Type::b32:
+  case Type::u32:
+    return "std::uint32_t";
+  case Type::b64:
+  case Type::u64:
+    return "std::uint64_t";
+  case Type::s8:
+    return "std::int8_t";
+  case Type::s16:
+    return "std::int16_t";
+  case Type::s32:
+    return "std::int32_t";
+  case Type::s64:
+    return "std::int64_t";
+  case Type::f16:
+    return "Half";
+  case Type::bf16:
+    return "BFloat16";
+  case Type::f32:
+    return "float";
+  case Type::f64:
+    return "double";
+  default:
+    return nullptr;
+  }
+}
+
+const char* unsigned_of_bytes(unsigned bytes) {
+  switch (bytes) {
+  case 1:
+    return "std::uint8_t";
+  case 2:
+    return "std::uint16_t";
+  case 4:
+    return "std::uint32_t";
+  case 8:
+    return "std::uint64_t";
+  default:
+    return nullptr;
+  }
+}
+
+bool is_int(Type t) {
+  return ctype(t) != nullptr && !emu::is_float(t);
+}
+
+
+const char* round_of(std::int64_t r) {
+  static const char* const names[] = {"nm::Round::rn", "nm::Round::rz", "nm::Round::rm",
+                                      "nm::Round::rp", "nm::Round::rna"};
+  return r >= 0 && r < 5 ? names[r] : nullptr;
+}
+
+/// The instruction's type modifiers, in order, and whether every other modifier is in `allowed`.
+struct Modifiers {
+  std::vector<Type> types;
+  std::set<std::string> rest;
+  [[nodiscard]] bool has(const std::string& m) const { return rest.count(m) != 0; }
+  [[nodiscard]] bool only(std::initializer_list<std::string_view> allowed) const {
+    return std::all_of(rest.begin(), rest.end(), [&](const std::string& m) {
+      return std::find(allowed.begin(), allowed.end(), m) != allowed.end();
+    });
+  }
+};
+
+Modifiers modifiers_of(const ptx::Instruction& in) {
+  Modifiers m;
+  for (const auto& text : in.modifiers) {
+    if (auto t = emu::parse_type(text))
+      m.types.push_back(*t);
+    else
+      m.rest.insert(text);
+  }
+  return m;
+}
+
+/// Translates one kernel: regions, then each region's fast loop and resume function.
+class Translator {
+public:
+  Translator(const emu::Program& program, const ptx::Function& fn, std::uint32_t function)
+      : m_program(program), m_function(program.functions[function]) {
+    for (const auto& st : fn.body)
+      if (st.instruction)
+        m_ast.push_back(&*st.instruction);
+    for (const auto& [slot, value] : program.constants)
+      m_constants[slot] = value;
+    for (const auto& [slot, special] : program.specials)
+      m_specials[slot] = special;
+  }
+
+  Translation run() {
+    Translation result;
+    try {
+      check_instructions();
+      find_regions();
+      for (std::uint32_t r = 0; r < m_heads.size(); ++r) {
+        const Body b = body(r, Mode::checked);
+        m_crossing.insert(b.live_in.begin(), b.live_in.end());
+        m_pcrossing.insert(b.plive_in.begin(), b.plive_in.end());
+      }
+      std::string out = prelude();
+      for (std::size_t r = 0; r < m_heads.size(); ++r) {
+        out += region_function(static_cast<std::uint32_t>(r), true);
+        out += region_function(static_cast<std::uint32_t>(r), false);
+      }
+      out += exports();
+      result.ok = true;
+      result.source = std::move(out);
+      result.regions = static_cast<std::uint32_t>(m_heads.size());
+      result.sites = static_cast<std::uint32_t>(m_sites.size());
+    } catch (const Refusal& r) {
+      result.refusal = r.why;
+    }
+    return result;
+  }
+
+private:
+  [[noreturn]] void refuse(std::uint32_t pc, std::string_view why) const {
+    const Inst& in = m_program.code[pc];
+    std::string text;
+    if (const auto* a = ast(pc)) {
+      text = a->opcode;
+      for (const auto& m : a->modifiers)
+        text += "." + m;
+    }
+    throw Refusal{fmt::format("PTX line {}: {}{}{}", in.line, text, text.empty() ? "" : ": ", why)};
+  }
+
+  [[nodiscard]] const ptx::Instruction* ast(std::uint32_t pc) const {
+    const std::uint32_t k = pc - m_function.begin;
+    return k < m_ast.size() ? m_ast[k] : nullptr;
+  }
+
+  // ---- structure -------------------------------------------------------------------------
+
+  void check_instructions() {
+    if (!m_function.cannot_run.empty())
+      throw Refusal{m_function.cannot_run};
+    if (m_ast.size() + 1 != m_function.end - m_function.begin)
+      throw Refusal{"the decoded program does not match the PTX"};
+    for (std::uint32_t pc = m_function.begin; pc < m_function.end; ++pc) {
+      const Inst& in = m_program.code[pc];
+      switch (in.control) {
+      case Control::none:
+      case Control::bra:
+      case Control::ret:
+      case Control::exit:
+        break;
+      case Control::bar_sync:
+        if (in.guard != kNoReg)
+          refuse(pc, "a barrier under a guard");
+        if (in.b != kNoReg || in.aux != 0 || (in.a != kNoReg && constant(in.a) != 0))
+          refuse(pc, "a barrier other than barrier 0 of the whole block");
+        break;
+      case Control::call:
+        refuse(pc, "a call of a device function");
+      case Control::vprintf:
+        refuse(pc, "device printf");
+      case Control::heap_call:
+        refuse(pc, "device malloc/free");
+      case Control::assert_fail:
+        refuse(pc, "device assert");
+      case Control::warp_sync:
+        refuse(pc, "a warp collective");
+      default:
+        refuse(pc, "not handled by the compiled engine");
+      }
+    }
+  }
+
+  void find_regions() {
+    std::set<std::uint32_t> heads{m_function.begin};
+    for (std::uint32_t pc = m_function.begin; pc < m_function.end; ++pc) {
+      const Inst& in = m_program.code[pc];
+      if (in.control == Control::bar_sync && pc + 1 < m_function.end)
+        heads.insert(pc + 1);
+      if (in.control == Control::bra && in.target <= pc)
+        heads.insert(in.target);
+    }
+    m_heads.assign(heads.begin(), heads.end());
+    for (std::size_t i = 0; i < m_heads.size(); ++i)
+      m_region_of[m_heads[i]] = static_cast<std::uint32_t>(i);
+    for (std::uint32_t pc = m_function.begin; pc < m_function.end; ++pc) {
+      const Inst& in = m_program.code[pc];
+      if (in.control == Control::none && is_memory(pc))
+        m_sites[pc] = static_cast<std::uint32_t>(m_sites.size());
+    }
+  }
+
+  [[nodiscard]] bool is_head(std::uint32_t pc) const { return m_region_of.count(pc) != 0; }
+
+  /// The instructions a thread can run from region `r`'s head before it leaves the region.
+  [[nodiscard]] std::vector<std::uint32_t> region_code(std::uint32_t r) const {
+    std::set<std::uint32_t> seen;
+    std::vector<std::uint32_t> todo{m_heads[r]};
+    while (!todo.empty()) {
+      const std::uint32_t pc = todo.back();
+      todo.pop_back();
+      if (pc >= m_function.end || !seen.insert(pc).second)
+        continue;
+      const Inst& in = m_program.code[pc];
+      const bool guarded = in.guard != kNoReg;
+      auto follow = [&](std::uint32_t next) {
+        if (next > pc && !is_head(next))
+          todo.push_back(next);
+      };
+      switch (in.control) {
+      case Control::bra:
+        follow(in.target);
+        if (guarded)
+          follow(pc + 1);
+        break;
+      case Control::ret:
+      case Control::exit:
+        if (guarded)
+          follow(pc + 1);
+        break;
+      case Control::bar_sync:
+        break;
+      default:
+        follow(pc + 1);
+      }
+    }
+    return {seen.begin(), seen.end()};
+  }
+
+  // ---- values ----------------------------------------------------------------------------
+
+  [[nodiscard]] std::uint64_t constant(std::uint32_t slot) const {
+    auto it = m_constants.find(slot);
+    return it == m_constants.end() ? ~std::uint64_t{0} : it->second;
+  }
+
+  /// A register slot's value as a std::uint64_t expression.
+  std::string val(std::uint32_t slot) {
+    if (slot == kNoReg)
+      throw Refusal{"an operand the compiled engine does not read"};
+    if (auto it = m_constants.find(slot); it != m_constants.end())
+      return fmt::format("std::uint64_t{{{:#x}u}}", it->second);
+    if (auto it = m_specials.find(slot); it != m_specials.end())
+      return special(it->second);
+    m_read.insert(slot);
+    return fmt::format("r{}", slot);
+  }
+
+  std::string get(const char* type, std::uint32_t slot) {
+    return fmt::format("get<{}>({})", type, val(slot));
+  }
+
+  std::string set(std::uint32_t slot, const std::string& value) {
+    if (slot == kNoReg)
+      return fmt::format("(void)({});", value);
+    if (m_constants.count(slot) || m_specials.count(slot))
+      throw Refusal{"a write to a constant register"};
+    m_written.insert(slot);
+    return fmt::format("r{} = {};", slot, value);
+  }
+
+  std::string pval(std::uint32_t slot, bool negated) {
+    std::string v;
+    if (slot == m_program.pred_true)
+      v = "true";
+    else if (slot == m_program.pred_false)
+      v = "false";
+    else {
+      m_pread.insert(slot);
+      v = fmt::format("p{}", slot);
+    }
+    return negated ? "!" + v : v;
+  }
+
+  std::string pset(std::uint32_t slot, const std::string& value) {
+    if (slot == kNoReg)
+      return fmt::format("(void)({});", value);
+    m_pwritten.insert(slot);
+    return fmt::format("p{} = {};", slot, value);
+  }
+
+  static std::string special(Special s) {
+    const char* lane = "(t & 31u)";
+    switch (s) {
+    case Special::tid_x:
+      return "std::uint64_t(tx)";
+    case Special::tid_y:
+      return "std::uint64_t(ty)";
+    case Special::tid_z:
+      return "std::uint64_t(tz)";
+    case Special::ntid_x:
+      return "std::uint64_t(bx)";
+    case Special::ntid_y:
+      return "std::uint64_t(by)";
+    case Special::ntid_z:
+      return "std::uint64_t(bz)";
+    case Special::ctaid_x:
+    case Special::clusterid_x:
+      return "std::uint64_t(cx)";
+    case Special::ctaid_y:
+    case Special::clusterid_y:
+      return "std::uint64_t(cy)";
+    case Special::ctaid_z:
+    case Special::clusterid_z:
+      return "std::uint64_t(cz)";
+    case Special::nctaid_x:
+    case Special::nclusterid_x:
+      return "std::uint64_t(L->grid[0])";
+    case Special::nctaid_y:
+    case Special::nclusterid_y:
+      return "std::uint64_t(L->grid[1])";
+    case Special::nctaid_z:
+    case Special::nclusterid_z:
+      return "std::uint64_t(L->grid[2])";
+    case Special::laneid:
+      return fmt::format("std::uint64_t{}", lane);
+    case Special::warpid:
+      return "std::uint64_t(t >> 5)";
+    case Special::nwarpid:
+      return "std::uint64_t((T + 31u) >> 5)";
+    case Special::lanemask_eq:
+      return fmt::format("std::uint64_t(std::uint32_t(1u << {}))", lane);
+    case Special::lanemask_lt:
+      return fmt::format("std::uint64_t(std::uint32_t((1u << {}) - 1u))", lane);
+    case Special::lanemask_le:
+      return fmt::format("std::uint64_t({0} == 31u ? 0xffffffffu : std::uint32_t((2u << {0}) - 1u))",
+                         lane);
+    case Special::lanemask_gt:
+      return fmt::format("std::uint64_t({0} == 31u ? 0u : std::uint32_t(~((2u << {0}) - 1u)))",
+                         lane);
+    case Special::lanemask_ge:
+      return fmt::format("std::uint64_t(std::uint32_t(~((1u << {}) - 1u)))", lane);
+    case Special::warpsize:
+      return "std::uint64_t{32}";
+    case Special::gridid:
+      return "std::uint64_t(L->grid_id)";
+    case Special::is_explicit_cluster:
+    case Special::cluster_ctaid_x:
+    case Special::cluster_ctaid_y:
+    case Special::cluster_ctaid_z:
+    case Special::cluster_ctarank:
+    case Special::zero:
+      return "std::uint64_t{0}";
+    default:
+      throw Refusal{"a special register the compiled engine does not provide"};
+    }
+  }
+
+  // ---- instructions ----------------------------------------------------------------------
+
+  [[nodiscard]] bool is_memory(std::uint32_t pc) const {
+    const auto* a = ast(pc);
+    return a && (a->opcode == "ld" || a->opcode == "st" || a->opcode == "ldu");
+  }
+
+  /// The C++ of a non-control, non-memory instruction.
+  std::string compute(std::uint32_t pc) {
+    const Inst& in = m_program.code[pc];
+    const ptx::Instruction& a = *ast(pc);
+    const Modifiers m = modifiers_of(a);
+    const std::string& op = a.opcode;
+    for (const auto& o : a.operands)
+      if (o.kind == ptx::Operand::Kind::vector)
+        refuse(pc, "vector operand");
+    const bool any_float = std::any_of(m.types.begin(), m.types.end(), emu::is_float);
+
+    if (op == "mov" || op == "cvta") {
+      if (m.types.size() != 1 || !m.only({"to", "global", "shared", "local", "const", "param"}))
+        refuse(pc, "form");
+      if (m.types[0] == Type::pred)
+        return pset(in.d, pval(in.a, (in.flags & emu::kNegA) != 0));
+      if (in.a == kNoReg)
+        refuse(pc, "a frame address or clock");
+      const char* u = unsigned_of_bytes(emu::type_bytes(m.types[0]));
+      if (!u || emu::type_bytes(m.types[0]) < 2)
+        refuse(pc, "type");
+      return set(in.d, fmt::format("put<{0}>({1})", u, get(u, in.a)));
+    }
+    if ((op == "and" || op == "or" || op == "xor" || op == "not") && m.types.size() == 1 &&
+        m.types[0] == Type::pred) {
+      const std::string x = pval(in.a, (in.flags & emu::kNegA) != 0);
+      if (op == "not")
+        return pset(in.d, "!" + x);
+      const std::string y = pval(in.b, (in.flags & emu::kNegB) != 0);
+      const char* o = op == "and" ? "&&" : op == "or" ? "||" : "!=";
+      return pset(in.d, fmt::format("({} {} {})", x, o, y));
+    }
+    if (op == "selp") {
+      if (m.types.size() != 1 || !m.rest.empty())
+        refuse(pc, "form");
+      const char* u = unsigned_of_bytes(emu::type_bytes(m.types[0]));
+      if (!u || emu::type_bytes(m.types[0]) < 2)
+        refuse(pc, "type");
+      return set(in.d, fmt::format("put<{0}>({1} ? {2} : {3})", u,
+                                   pval(in.c, (in.flags & emu::kNegC) != 0), get(u, in.a),
+                                   get(u, in.b)));
+    }
+    if (op == "setp")
+      return setp(pc, m);
+    if (op == "cvt")
+      return cvt(pc, m);
+    if (any_float)
+      return floating(pc, m);
+    return integer(pc, m);
+  }
+
+  std::string integer(std::uint32_t pc, const Modifiers& m) {
+    const Inst& in = m_program.code[pc];
+    const std::string& op = ast(pc)->opcode;
+    if (m.types.size() != 1 || !is_int(m.types[0]) || emu::type_bytes(m.types[0]) < 2)
+      refuse(pc, "type");
+    const char* T = ctype(m.types[0]);
+    const std::string mode = m.has("lo") ? "lo" : m.has("hi") ? "hi" : m.has("wide") ? "wide" : "";
+    auto bin = [&](const char* fn) {
+      return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}))", T, fn, get(T, in.a), get(T, in.b)));
+    };
+    auto un = [&](const char* fn) {
+      return set(in.d, fmt::format("put(nm::{}({}))", fn, get(T, in.a)));
+    };
+    if ((op == "add" || op == "sub") && m.only({"sat"})) {
+      if (m.has("sat")) {
+        if (m.types[0] != Type::s32)
+          refuse(pc, "form");
+        return set(in.d, fmt::format("put<std::int32_t>(nm::{}(get<std::int32_t>({}), "
+                                     "get<std::int32_t>({})))",
+                                     op == "add" ? "add_sat" : "sub_sat", val(in.a), val(in.b)));
+      }
+      return bin(op == "add" ? "iadd" : "isub");
+    }
+    if (op == "mul" && m.only({"lo", "hi", "wide"}) && !mode.empty()) {
+      if (mode == "wide")
+        return set(in.d, fmt::format("put<nm::Wide<{0}>>(nm::mul_wide({1}, {2}))", T, get(T, in.a),
+                                     get(T, in.b)));
+      return bin(mode == "lo" ? "mul_lo" : "mul_hi");
+    }
+    if (op == "mad" && m.only({"lo", "hi", "wide"}) && !mode.empty()) {
+      if (mode == "wide")
+        return set(in.d, fmt::format("put(nm::mad_wide({1}, {2}, get<nm::Wide<{0}>>({3})))", T,
+                                     get(T, in.a), get(T, in.b), val(in.c)));
+      return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}, {4}))", T,
+                                   mode == "lo" ? "mad_lo" : "mad_hi", get(T, in.a), get(T, in.b),
+                                   get(T, in.c)));
+    }
+    if (!m.rest.empty())
+      refuse(pc, "form");
+    static const std::map<std::string, const char*, std::less<>> binary{
+        {"div", "idiv"},    {"rem", "irem"},   {"min", "imin"},   {"max", "imax"},
+        {"and", "bit_and"}, {"or", "bit_or"},  {"xor", "bit_xor"}};
+    if (auto it = binary.find(op); it != binary.end())
+      return bin(it->second);
+    if (op == "shl" || op == "shr")
+      return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, get<std::uint32_t>({3})))", T, op,
+                                   get(T, in.a), val(in.b)));
+    static const std::map<std::string, const char*, std::less<>> unary{
+        {"abs", "iabs"}, {"neg", "ineg"}, {"not", "bit_not"}, {"cnot", "cnot"}, {"brev", "brev"}};
+    if (auto it = unary.find(op); it != unary.end())
+      return un(it->second);
+    if ((op == "popc" || op == "clz") && emu::type_bytes(m.types[0]) >= 4)
+      return un(op == "popc" ? "popc" : "clz");
+    if (op == "bfe")
+      return set(in.d, fmt::format("put(nm::bfe({}, get<std::uint32_t>({}), get<std::uint32_t>({})))",
+                                   get(T, in.a), val(in.b), val(in.c)));
+    if (op == "bfi")
+      return set(in.d, fmt::format("put(nm::bfi({}, {}, get<std::uint32_t>({}), "
+                                   "get<std::uint32_t>({})))",
+                                   get(T, in.a), get(T, in.b), val(in.c), val(in.e)));
+    refuse(pc, "not handled by the compiled engine");
+  }
+
+  std::string floating(std::uint32_t pc, const Modifiers& m) {
+    const Inst& in = m_program.code[pc];
+    const std::string& op = ast(pc)->opcode;
+    if (m.types.size() != 1 || (m.types[0] != Type::f32 && m.types[0] != Type::f64))
+      refuse(pc, "type");
+    if (!m.only({"rn", "rz", "rm", "rp", "ftz", "sat"}))
+      refuse(pc, "form (.approx, .full, .NaN and .xorsign stay on the interpreter)");
+    const bool f64 = m.types[0] == Type::f64;
+    const char* T = f64 ? "double" : "float";
+    const char* round = m.has("rz")   ? "nm::Round::rz"
+                        : m.has("rm") ? "nm::Round::rm"
+                        : m.has("rp") ? "nm::Round::rp"
+                                      : "nm::Round::rn";
+    const bool ftz = !f64 && m.has("ftz");
+    const bool sat = m.has("sat");
+    const std::string mode =
+        fmt::format("nm::FpMode{{{}, {}, {}}}", round, ftz ? "true" : "false", sat ? "true" : "false");
+    const bool rounding = m.has("rn") || m.has("rz") || m.has("rm") || m.has("rp");
+    if (op == "add" || op == "sub" || op == "mul" || op == "div")
+      return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}, {4}))", T, op, get(T, in.a),
+                                   get(T, in.b), mode));
+    if (op == "fma" || op == "mad")
+      return set(in.d, fmt::format("put<{0}>(nm::fma({1}, {2}, {3}, {4}))", T, get(T, in.a),
+                                   get(T, in.b), get(T, in.c), mode));
+    if (op == "sqrt" || op == "rcp")
+      return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}))", T, op, get(T, in.a), mode));
+    if ((op == "abs" || op == "neg") && !sat && !rounding)
+      return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}))", T, op == "abs" ? "fabs" : "fneg",
+                                   get(T, in.a), ftz ? "true" : "false"));
+    if ((op == "min" || op == "max") && !sat && !rounding)
+      return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}, {4}, nm::NanMode::ignore))", T,
+                                   op == "min" ? "fmin" : "fmax", get(T, in.a), get(T, in.b),
+                                   ftz ? "true" : "false"));
+    if (op == "copysign" && !sat && !rounding && !ftz)
+      return set(in.d, fmt::format("put<{0}>(nm::copysign({1}, {2}))", T, get(T, in.a),
+                                   get(T, in.b)));
+    refuse(pc, "not handled by the compiled engine");
+  }
+
+  std::string setp(std::uint32_t pc, const Modifiers& m) {
+    const Inst& in = m_program.code[pc];
+    static const char* const cmps[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",
+                                       "lo",  "ls",  "hi",  "hs",  "equ", "neu",
+                                       "ltu", "leu", "gtu", "geu", "num", "nan"};
+    std::string cmp;
+    for (const char* c : cmps)
+      if (m.has(c))
+        cmp = c;
+    const std::string bop = m.has("and") ? "&&" : m.has("or") ? "||" : m.has("xor") ? "!=" : "";
+    if (cmp.empty() || m.types.size() != 1)
+      refuse(pc, "form");
+    const Type t = m.types[0];
+    const bool ftz = m.has("ftz");
+    if (t != Type::f32 && t != Type::f64 && !(is_int(t) && emu::type_bytes(t) >= 2))
+      refuse(pc, "type");
+    const char* T = ctype(t);
+    std::string s = fmt::format("{{ {0} x_ = {1}; {0} y_ = {2}; ", T, get(T, in.a), get(T, in.b));
+    if (ftz && t == Type::f32)
+      s += "x_ = nm::flush_subnormal(x_); y_ = nm::flush_subnormal(y_); ";
+    s += fmt::format("const bool c_ = nm::compare(nm::Cmp::{}, x_, y_); bool p_ = c_, q_ = !c_; ",
+                     cmp);
+    if (!bop.empty())
+      s += fmt::format("const bool s_ = {0}; p_ = p_ {1} s_; q_ = q_ {1} s_; ",
+                       pval(in.c, (in.flags & emu::kNegC) != 0), bop);
+    s += pset(in.d, "p_") + " ";
+    if (in.d2 != kNoReg)
+      s += pset(in.d2, "q_") + " ";
+    return s + "}";
+  }
+
+  std::string cvt(std::uint32_t pc, const Modifiers& m) {
+    const Inst& in = m_program.code[pc];
+    if (m.types.size() != 2 || m.has("tf32"))
+      refuse(pc, "form");
+    const Type dt = m.types[0], st = m.types[1];
+    const char* D = ctype(dt);
+    const char* S = ctype(st);
+    if (!D || !S)
+      refuse(pc, "type");
+    const char* round = round_of(in.imm & 0xff);
+    if (!round)
+      refuse(pc, "rounding");
+    auto bit = [&](int b) { return ((in.imm >> b) & 1) != 0 ? "true" : "false"; };
+    std::string s = fmt::format("{{ const auto v_ = nm::cvt<{0}, {1}>({2}, nm::CvtMode{{{3}, {4}, "
+                                "{5}, {6}, {7}, {8}}}); std::uint64_t u_ = put(v_); ",
+                                D, S, get(S, in.a), round, bit(8), bit(9), bit(10), bit(11),
+                                bit(12));
+    if (is_int(dt) && emu::is_signed(dt))
+      s += "u_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(v_)); ";
+    s += set(in.d, fmt::format("u_ & std::uint64_t{{{:#x}u}}", in.mask_bits));
+    return s + " }";
+  }
+
+  /// ld / st: the checked loop checks the site's window inline and leaves the loop when it
+  /// misses; the resume version translates exactly.
+  std::string memory(std::uint32_t pc, Mode mode) {
+    const Inst& in = m_program.code[pc];
+    const ptx::Instruction& a = *ast(pc);
+    const bool store = a.opcode == "st";
+    if (in.width == 0 || in.width > 8 || in.vec < 1 || in.vec > 4)
+      refuse(pc, "access size");
+    if ((in.flags & emu::kFrameRelative) || in.space == Space::local ||
+        in.space == Space::param_frame)
+      refuse(pc, "local memory");
+    const unsigned total = unsigned{in.width} * in.vec;
+    const bool sign = (in.flags & kSignExtend) != 0;
+    auto loaded = [&](std::uint32_t slot, unsigned offset, const std::string& base) {
+      std::string v = fmt::format("{{ std::uint64_t v_ = 0; std::memcpy(&v_, {} + {}, {}); ", base,
+                                  offset, unsigned{in.width});
+      if (sign && in.width < 8) {
+        const unsigned shift = 64 - 8 * in.width;
+        v += fmt::format("v_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(v_ << {0}) >> "
+                         "{0}) & std::uint64_t{{{1:#x}u}}; ",
+                         shift, in.mask_bits);
+      }
+      return v + set(slot, "v_") + " }";
+    };
+    auto stored = [&](std::uint32_t slot, unsigned offset, const std::string& base) {
+      return fmt::format("{{ const std::uint64_t s_ = {}; std::memcpy({} + {}, &s_, {}); }}",
+                         val(slot), base, offset, unsigned{in.width});
+    };
+    auto each = [&](const std::string& base) {
+      std::string s;
+      if (in.vec == 1 && !store)
+        return loaded(in.d, 0, base);
+      if (in.vec == 1)
+        return stored(in.b, 0, base);
+      for (unsigned i = 0; i < in.vec; ++i) {
+        if (in.v[i] == kNoReg)
+          continue;
+        s += store ? stored(in.v[i], i * in.width, base) : loaded(in.v[i], i * in.width, base);
+      }
+      return s;
+    };
+    // A kernel parameter named without a register: the same bytes for every thread.
+    if (in.space == Space::param_kernel && in.a == kNoReg) {
+      const std::int64_t off = in.imm - static_cast<std::int64_t>(emu::kParamBase);
+      if (store || off < 0 || off + total > m_function.kernel_param_bytes)
+        refuse(pc, "a parameter access outside the parameters");
+      // Read from the function's own copy of the parameters (Q), which no store in the loop
+      // can reach: the compiler then keeps the value out of the loop.
+      m_region_reads_params = true;
+      return "{ const std::uint8_t* h_ = Q + " + std::to_string(off) + "; " + each("h_") + " }";
+    }
+    const std::uint32_t site = m_sites.at(pc);
+    m_region_sites.insert(site);
+    const std::string address =
+        in.a == kNoReg ? fmt::format("std::uint64_t{{{:#x}u}}", static_cast<std::uint64_t>(in.imm))
+                       : fmt::format("({} + std::uint64_t{{{:#x}u}})", val(in.a),
+                                     static_cast<std::uint64_t>(in.imm));
+    const std::uint32_t space = static_cast<std::uint32_t>(in.space);
+    if (mode == Mode::check)
+      return fmt::format("{{ const std::uint64_t a_ = {0}; bad_ |= (a_ - s{1}b >= s{1}n) | ((a_ & "
+                         "{2}u) != 0); }}",
+                         address, site, total - 1);
+    if (mode == Mode::unchecked)
+      return fmt::format("{{ const std::uint64_t a_ = {0}; std::uint8_t* const h_ = s{1}h + (a_ - "
+                         "s{1}b); {2} }}",
+                         address, site, each("h_"));
+    if (mode == Mode::checked)
+      return fmt::format("{{ const std::uint64_t a_ = {0}; const std::uint64_t o_ = a_ - s{1}b; "
+                         "if (o_ >= s{1}n || (a_ & {2}u) != 0) {{ @SAVEAT{5}@ Rs[t] = {3}u; continue; }} "
+                         "std::uint8_t* const h_ = s{1}h + o_; {4} }}",
+                         address, site, total - 1, site + 1, each("h_"), pc);
+    return fmt::format("site{1}: {{ const std::uint64_t a_ = {0}; std::uint8_t* const h_ = "
+                       "L->translate(B, a_, {2}u, {3}u, {4}u, {1}u, {5}u, t); if (!h_) return 1; "
+                       "{6} }}",
+                       address, site, total, space, store ? 1 : 0, in.line, each("h_"));
+  }
+
+  // ---- regions ---------------------------------------------------------------------------
+
+  std::string leave(std::uint32_t target, Mode mode) const {
+    if (mode == Mode::check)
+      return "continue;";
+    const char* next = mode != Mode::resume ? "continue;" : "return 0;";
+    // A thread that is done has nothing left to keep.
+    if (target == native_done)
+      return fmt::format("{{ At[t] = 0xffffffffu; {} }}", next);
+    return fmt::format("{{ @SAVE@ At[t] = {}u; {} }}", m_region_of.at(target), next);
+  }
+
+  std::string jump(std::uint32_t pc, std::uint32_t target, const std::set<std::uint32_t>& code,
+                   Mode mode) const {
+    if (target > pc && !is_head(target) && code.count(target))
+      return fmt::format("goto {}{};", label_prefix(mode), target);
+    return leave(target, mode);
+  }
+
+  std::string guard_of(const Inst& in) {
+    return in.guard == kNoReg ? "" : pval(in.guard, in.guard_negated);
+  }
+
+  /// What one instruction reads and writes (registers and predicates).
+  struct Use {
+    std::set<std::uint32_t> read, written, pread, pwritten;
+    bool guarded = false;
+  };
+
+  /// A region's code, and what each of its instructions uses.
+  struct Body {
+    std::vector<std::uint32_t> pcs;
+    std::string text;
+    std::map<std::uint32_t, Use> uses;
+    std::set<std::uint32_t> live_in, plive_in; ///< read before written on some path from the head
+    /// Per instruction: the registers and predicates read before written from there on.
+    std::map<std::uint32_t, std::pair<std::set<std::uint32_t>, std::set<std::uint32_t>>> live;
+  };
+
+  Body body(std::uint32_t r, Mode mode) {
+    Body b;
+    b.pcs = region_code(r);
+    const std::set<std::uint32_t> code(b.pcs.begin(), b.pcs.end());
+    std::set<std::uint32_t> targets;
+    for (std::uint32_t pc : b.pcs)
+      if (m_program.code[pc].control == Control::bra)
+        targets.insert(m_program.code[pc].target);
+    for (std::uint32_t pc : b.pcs) {
+      const Inst& in = m_program.code[pc];
+      m_read.clear();
+      m_written.clear();
+      m_pread.clear();
+      m_pwritten.clear();
+      if (targets.count(pc) && !is_head(pc))
+        b.text += fmt::format("{}{}:;\n", label_prefix(mode), pc);
+      const std::string guard = guard_of(in);
+      std::string text;
+      bool falls_through = true;
+      switch (in.control) {
+      case Control::bra:
+        text = jump(pc, in.target, code, mode);
+        falls_through = !guard.empty();
+        break;
+      case Control::ret:
+      case Control::exit:
+        text = leave(native_done, mode);
+        falls_through = !guard.empty();
+        break;
+      case Control::bar_sync:
+        text = leave(pc + 1 < m_function.end ? pc + 1 : native_done, mode);
+        falls_through = false;
+        break;
+      default:
+        text = is_memory(pc) ? memory(pc, mode) : compute(pc);
+      }
+      b.text += fmt::format("  // PTX line {}\n", in.line);
+      b.text += guard.empty() ? "  " + text + "\n" : fmt::format("  if ({}) {{ {} }}\n", guard, text);
+      if (falls_through && pc + 1 < m_function.end && !code.count(pc + 1))
+        b.text += "  " + leave(pc + 1, mode) + "\n";
+      b.uses[pc] = Use{m_read, m_written, m_pread, m_pwritten, !guard.empty()};
+    }
+    // Backward over the region's acyclic code: what is read before it is written.
+    auto& live = b.live;
+    for (auto it = b.pcs.rbegin(); it != b.pcs.rend(); ++it) {
+      const std::uint32_t pc = *it;
+      const Inst& in = m_program.code[pc];
+      std::set<std::uint32_t> regs, preds;
+      auto from = [&](std::uint32_t next) {
+        if (next > pc && code.count(next) && !is_head(next)) {
+          regs.insert(live[next].first.begin(), live[next].first.end());
+          preds.insert(live[next].second.begin(), live[next].second.end());
+        }
+      };
+      const bool guarded = in.guard != kNoReg;
+      if (in.control == Control::bra) {
+        from(in.target);
+        if (guarded)
+          from(pc + 1);
+      } else if (in.control == Control::ret || in.control == Control::exit) {
+        if (guarded)
+          from(pc + 1);
+      } else if (in.control != Control::bar_sync) {
+        from(pc + 1);
+      }
+      const Use& u = b.uses[pc];
+      if (!u.guarded) {
+        for (auto w : u.written)
+          regs.erase(w);
+        for (auto w : u.pwritten)
+          preds.erase(w);
+      }
+      regs.insert(u.read.begin(), u.read.end());
+      preds.insert(u.pread.begin(), u.pread.end());
+      live[pc] = {std::move(regs), std::move(preds)};
+    }
+    if (!b.pcs.empty()) {
+      b.live_in = live[b.pcs.front()].first;
+      b.plive_in = live[b.pcs.front()].second;
+    }
+    return b;
+  }
+
+  /// A version of region `r`'s code with its locals (the lane loop's body, or the resume
+  /// function's).
+  std::string region_code_text(std::uint32_t r, Mode mode) {
+    Body b = body(r, mode);
+    std::set<std::uint32_t> regs, written, preds, pwritten;
+    for (const auto& [pc, u] : b.uses) {
+      regs.insert(u.read.begin(), u.read.end());
+      regs.insert(u.written.begin(), u.written.end());
+      written.insert(u.written.begin(), u.written.end());
+      preds.insert(u.pread.begin(), u.pread.end());
+      preds.insert(u.pwritten.begin(), u.pwritten.end());
+      pwritten.insert(u.pwritten.begin(), u.pwritten.end());
+    }
+    // The lane loops load what the region reads before writing; the resume function loads
+    // everything, as the checked loop left it. Leaving for another region keeps what some region
+    // reads before writing (m_crossing).
+    std::string locals, save;
+    for (std::uint32_t s : regs) {
+      const bool load = mode == Mode::resume || b.live_in.count(s);
+      locals += load ? fmt::format("  std::uint64_t r{0} = R[std::size_t{{{0}}} * T + t];\n", s)
+                     : fmt::format("  std::uint64_t r{} = 0;\n", s);
+    }
+    for (std::uint32_t s : written)
+      if (m_crossing.count(s))
+        save += fmt::format("R[std::size_t{{{0}}} * T + t] = r{0}; ", s);
+    for (std::uint32_t s : preds) {
+      const bool load = mode == Mode::resume || b.plive_in.count(s);
+      locals += load ? fmt::format("  bool p{0} = P[std::size_t{{{0}}} * T + t] != 0;\n", s)
+                     : fmt::format("  bool p{} = false;\n", s);
+    }
+    for (std::uint32_t s : pwritten)
+      if (m_pcrossing.count(s))
+        save += fmt::format("P[std::size_t{{{0}}} * T + t] = p{0}; ", s);
+    std::string code = std::move(b.text);
+    // Leaving the checked loop at an access: what the rest of the region reads, and what later
+    // regions read (the resume function's exits store those from its own copies).
+    for (std::size_t pos; (pos = code.find("@SAVEAT")) != std::string::npos;) {
+      const std::size_t close = code.find('@', pos + 7);
+      const auto pc = static_cast<std::uint32_t>(std::stoul(code.substr(pos + 7, close - pos - 7)));
+      std::string keep;
+      for (std::uint32_t x : written)
+        if (b.live[pc].first.count(x) || m_crossing.count(x))
+          keep += fmt::format("R[std::size_t{{{0}}} * T + t] = r{0}; ", x);
+      for (std::uint32_t x : pwritten)
+        if (b.live[pc].second.count(x) || m_pcrossing.count(x))
+          keep += fmt::format("P[std::size_t{{{0}}} * T + t] = p{0}; ", x);
+      code.replace(pos, close + 1 - pos, keep);
+    }
+    for (std::size_t pos; (pos = code.find("@SAVE@")) != std::string::npos;)
+      code.replace(pos, 6, save);
+    return locals + code;
+  }
+
+  /// Whether every address and every branch of region `r` can be known before it runs: no value
+  /// it loads from memory reaches an address or a condition. Then one pass over the threads checks
+  /// every access first, and a loop without checks (which the compiler vectorizes with plain
+  /// loads and stores) runs the region.
+  bool addresses_known(std::uint32_t r) {
+    Body b = body(r, Mode::checked);
+    std::set<std::uint32_t> tainted, ptainted;
+    for (std::uint32_t pc : b.pcs) {
+      const Inst& in = m_program.code[pc];
+      const Use& u = b.uses[pc];
+      if (in.guard != kNoReg && ptainted.count(in.guard))
+        return false;
+      if (is_memory(pc)) {
+        if (in.a != kNoReg && tainted.count(in.a))
+          return false;
+        // Kernel parameters named without a register are the launch's constants.
+        const bool parameter = in.space == Space::param_kernel && in.a == kNoReg;
+        if (ast(pc)->opcode != "st" && !parameter)
+          tainted.insert(u.written.begin(), u.written.end());
+        continue;
+      }
+      bool from_memory = false;
+      for (auto x : u.read)
+        from_memory = from_memory || tainted.count(x) != 0;
+      for (auto x : u.pread)
+        from_memory = from_memory || ptainted.count(x) != 0;
+      if (from_memory) {
+        tainted.insert(u.written.begin(), u.written.end());
+        ptainted.insert(u.pwritten.begin(), u.pwritten.end());
+      }
+    }
+    return true;
+  }
+
+  std::string region_function(std::uint32_t r, bool fast) {
+    m_region_sites.clear();
+    m_region_reads_params = false;
+    std::string out;
+    const char* common =
+        "  const Launch* const L = B->launch;\n"
+        "  const std::uint32_t T = L->threads, bx = L->block[0], by = L->block[1], bz = "
+        "L->block[2];\n"
+        "  const std::uint32_t cx = B->ctaid[0], cy = B->ctaid[1], cz = B->ctaid[2];\n"
+        "  std::uint64_t* const R = B->regs;\n"
+        "  std::uint8_t* const P = B->preds;\n"
+        "  std::uint32_t* const At = B->at;\n"
+        "  std::uint32_t* const Rs = B->resume;\n"
+        "  (void)At; (void)Rs; (void)R; (void)P; (void)bx; (void)by; (void)bz; (void)cx; (void)cy; (void)cz;\n";
+    auto params_copy = [&] {
+      const std::uint32_t bytes = std::max<std::uint32_t>(m_function.kernel_param_bytes, 1);
+      return m_region_reads_params
+                 ? fmt::format("  alignas(16) std::uint8_t Q[{0}]; std::memcpy(Q, L->params, {0});\n",
+                               bytes)
+                 : std::string();
+    };
+    if (!fast) {
+      const std::string code = region_code_text(r, Mode::resume);
+      out += fmt::format("static int resume{}(Block* B, std::uint32_t t, std::uint32_t site) {{\n",
+                         r);
+      out += common;
+      out += "  const std::uint32_t tx = t % bx, ty = t / bx % by, tz = t / (bx * by);\n"
+             "  (void)tx; (void)ty; (void)tz;\n";
+      out += params_copy();
+      const auto split = code.find("  // PTX line");
+      out += code.substr(0, split);
+      out += "  switch (site) {\n";
+      for (std::uint32_t s : m_region_sites)
+        out += fmt::format("  case {}u: goto site{};\n", s + 1, s);
+      out += "  default: break;\n  }\n";
+      out += (split == std::string::npos ? "" : code.substr(split)) + "  return 0;\n}\n\n";
+      return out;
+    }
+    auto loop = [&](const std::string& body, bool vectorize) {
+      return fmt::format("  for (std::uint32_t tz = 0; tz < bz; ++tz)\n"
+                         "  for (std::uint32_t ty = 0; ty < by; ++ty) {{\n"
+                         "  const std::uint32_t row = bx * (ty + by * tz);\n"
+                         "{}"
+                         "  for (std::uint32_t tx = 0; tx < bx; ++tx) {{\n"
+                         "  const std::uint32_t t = row + tx;\n"
+                         "  if (!all && At[t] != {}u) continue;\n"
+                         "{}  }}\n  }}\n",
+                         vectorize ? "#pragma clang loop vectorize(assume_safety)\n" : "", r, body);
+    };
+    const std::string checked = region_code_text(r, Mode::checked);
+    std::string first;
+    if (!m_region_sites.empty() && addresses_known(r)) {
+      first = "  std::uint32_t bad_ = 0;\n" + loop(region_code_text(r, Mode::check), true) +
+              "  if (bad_ == 0) {\n" + loop(region_code_text(r, Mode::unchecked), true) +
+              "  return;\n  }\n";
+    }
+    out += fmt::format("static void fast{}(Block* B, std::uint32_t all) {{\n", r);
+    out += common;
+    out += params_copy();
+    for (std::uint32_t s : m_region_sites)
+      out += fmt::format("  const Window w{0} = B->sites[{0}]; const std::uint64_t s{0}b = w{0}.base; "
+                         "std::uint8_t* const s{0}h = w{0}.host; const std::uint64_t s{0}n = "
+                         "w{0}.size >= {1}u ? w{0}.size - {1}u + 1u : 0u;\n",
+                         s, site_bytes(s));
+    out += first + loop(checked, true) + "}\n\n";
+    return out;
+  }
+
+  [[nodiscard]] unsigned site_bytes(std::uint32_t site) const {
+    for (const auto& [pc, s] : m_sites)
+      if (s == site)
+        return unsigned{m_program.code[pc].width} * m_program.code[pc].vec;
+    return 1;
+  }
+
+  std::string prelude() const {
+    return fmt::format("// {} compiled by gpurun's CPU engine from PTX\n"
+                       "#include <cstring>\n"
+                       "#include \"backends/cpu/emu/types.hpp\"\n"
+                       "#include \"backends/cpu/native/abi.hpp\"\n"
+                       "using namespace gpurun::native_abi;\n"
+                       "using gpurun::emu::get;\n"
+                       "using gpurun::emu::put;\n"
+                       "using gpurun::emu::Half;\n"
+                       "using gpurun::emu::BFloat16;\n"
+                       "namespace nm = gpurun::emu::numeric;\n\n",
+                       m_function.name);
+  }
+
+  std::string exports() const {
+    std::string fast, resume;
+    for (std::size_t r = 0; r < m_heads.size(); ++r) {
+      fast += fmt::format("fast{}, ", r);
+      resume += fmt::format("resume{}, ", r);
+    }
+    return fmt::format(
+        "static const RegionFn k_fast[] = {{{}}};\n"
+        "static const ResumeFn k_resume[] = {{{}}};\n"
+        "extern \"C\" __attribute__((visibility(\"default\"))) const Kernel gpurun_native_kernel = "
+        "{{kVersion, {}u, {}u, {}u, {}u, k_fast, k_resume}};\n",
+        fast, resume, m_heads.size(), m_sites.size(), m_program.register_count,
+        std::max<std::uint32_t>(m_program.predicate_count, 1));
+  }
+
+  static constexpr std::uint32_t native_done = 0xffffffffu;
+
+  const emu::Program& m_program;
+  const emu::DecodedFunction& m_function;
+  std::vector<const ptx::Instruction*> m_ast;
+  std::map<std::uint32_t, std::uint64_t> m_constants;
+  std::map<std::uint32_t, Special> m_specials;
+  std::vector<std::uint32_t> m_heads;
+  std::map<std::uint32_t, std::uint32_t> m_region_of;
+  std::map<std::uint32_t, std::uint32_t> m_sites; // pc → site
+  // What the region being emitted uses.
+  std::set<std::uint32_t> m_read, m_written, m_pread, m_pwritten, m_region_sites;
+  bool m_region_reads_params = false;
+  // Registers and predicates some region reads before it writes them: kept across regions.
+  std::set<std::uint32_t> m_crossing, m_pcrossing;
+};
+
+} // namespace
+
+Translation translate_kernel(const emu::Program& program, const ptx::Module& parsed,
+                             std::uint32_t function) {
+  if (function >= program.functions.size() || function >= parsed.functions.size())
+    return {false, "no such function", {}, 0, 0};
+  return Translator(program, parsed.functions[function], function).run();
+}
+
+} // namespace gpurun::native
