@@ -126,6 +126,9 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
       collect(run, request);
       execute_timed(run, request.repeat - 1, request.timeout_s);
     }
+    if (options->verbose && !request.json)
+      if (const std::string engine = run.context->last_launch_engine(); !engine.empty())
+        std::cerr << "engine: " << engine << "\n";
     run.outcome.timings.init_ms = select_ms;
     run.outcome.timings.total_ms = ms_since_process_start();
     run.outcome.device_output = env.device_output;

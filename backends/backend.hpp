@@ -316,6 +316,9 @@ public:
   /// Counters of the last launch (CPU backend with stats: warp_instructions, lane_instructions,
   /// seconds). Optional hook; default: none.
   [[nodiscard]] virtual std::map<std::string, double> last_launch_stats() const { return {}; }
+  /// How the last launch ran, where a backend has several ways (the CPU backend: "compiled" or
+  /// "interpreted (why)"). Optional hook; default: empty (one way only).
+  [[nodiscard]] virtual std::string last_launch_engine() const { return {}; }
   /// What the last launch did that the user should hear of although it succeeded (device printf
   /// calls dropped, a barrier in divergent code), one line each. Optional hook; default: none.
   [[nodiscard]] virtual std::vector<std::string> last_launch_warnings() const { return {}; }

@@ -235,7 +235,8 @@ std::optional<ResourceReport> ptxas_resources(const KernelSource& source, Compil
   report.ptxas = parse_ptxas_info(cubin.log);
   // A log that is not ptxas's report (a compiler that printed something else) is shown rather
   // than read as "no kernels".
-  if (report.ptxas.empty() && cubin.log.find_first_not_of(" \t\r\n") != std::string::npos)
+  if (report.ptxas.empty() && cubin.log.find("ptxas") == std::string::npos &&
+      cubin.log.find_first_not_of(" \t\r\n") != std::string::npos)
     throw CompileError(fmt::format("{}: the compiler's log for {} has no ptxas report of a "
                                    "kernel ({})",
                                    source.path.string(), arch, cubin.compiler_version),

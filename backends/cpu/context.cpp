@@ -228,6 +228,7 @@ void CpuContext::launch(Function& fn, const LaunchConfig& config, const ArgPack&
 void CpuContext::choose_engine(CpuFunction& function, const LaunchConfig& config,
                                emu::LaunchState& state) {
   m_engine_note.clear();
+  m_engine_reason.clear();
   if (m_settings.engine == native::Engine::interpret)
     return;
   // The sanitizers hook every access and barrier, and --stats counts instructions: the
@@ -239,8 +240,10 @@ void CpuContext::choose_engine(CpuFunction& function, const LaunchConfig& config
     const bool big = config.grid.volume() * config.block.volume() >= (std::uint64_t{1} << 16);
     state.native = function.native().for_launch(m_settings.engine, big, default_cache_dir(), &why);
   }
-  if (!state.native)
+  if (!state.native) {
+    m_engine_reason = why;
     m_engine_note = fmt::format("kernel '{}' ran on the interpreter: {}", function.name(), why);
+  }
 }
 
 void CpuContext::finish_job() {
@@ -350,6 +353,15 @@ void CpuContext::name_buffer(const Buffer& buffer, const std::string& name) {
 
 std::map<std::string, double> CpuContext::last_launch_stats() const {
   return m_stats;
+}
+
+std::string CpuContext::last_launch_engine() const {
+  if (!m_job)
+    return {};
+  if (m_job->state().native)
+    return "compiled";
+  return m_engine_note.empty() ? "interpreted"
+                               : fmt::format("interpreted ({})", m_engine_reason);
 }
 
 std::vector<std::string> CpuContext::last_launch_warnings() const {

@@ -45,6 +45,7 @@ public:
   void name_buffer(const Buffer& buffer, const std::string& name) override;
   [[nodiscard]] std::map<std::string, double> last_launch_stats() const override;
   [[nodiscard]] std::vector<std::string> last_launch_warnings() const override;
+  [[nodiscard]] std::string last_launch_engine() const override;
   [[nodiscard]] std::optional<LaunchProgress> launch_progress() const override;
   /// Every pair of CPU contexts can: their memories are in one process.
   [[nodiscard]] bool enable_peer_access(Context& peer) override;
@@ -75,7 +76,8 @@ private:
   std::vector<std::string> m_warnings;
   // The launch in flight, for launch_progress() on another thread.
   std::atomic<std::uint64_t> m_blocks_done{0};
-  std::string m_engine_note; ///< why the last launch ran on the interpreter, when it did
+  std::string m_engine_note;   ///< why the last launch ran on the interpreter, when it did
+  std::string m_engine_reason; ///< the same, without the kernel's name
   std::uint64_t m_launches = 0; ///< launches so far: the next one's %gridid
   std::atomic<std::uint64_t> m_blocks{0};
   std::atomic<std::chrono::steady_clock::rep> m_launch_start{0};

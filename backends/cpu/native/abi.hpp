@@ -8,7 +8,7 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;
@@ -29,6 +29,24 @@ using TranslateFn = std::uint8_t* (*)(Block* b, std::uint64_t address, std::uint
                                       std::uint32_t space, std::uint32_t write, std::uint32_t site,
                                       std::uint32_t line, std::uint32_t thread);
 
+/// The special-function unit's `.approx` results and div.full, as the interpreter computes them
+/// (emu/sfu.cpp, from tables gpurun carries): called, not inlined, so the bits are its own.
+struct SpecialFunctions {
+  float (*rcp)(float, bool) = nullptr;
+  float (*sqrt)(float, bool) = nullptr;
+  float (*rsqrt)(float, bool) = nullptr;
+  float (*ex2)(float, bool) = nullptr;
+  float (*lg2)(float, bool) = nullptr;
+  float (*sin)(float, bool) = nullptr;
+  float (*cos)(float, bool) = nullptr;
+  float (*tanh)(float) = nullptr;
+  float (*div_approx)(float, float, bool) = nullptr;
+  float (*div_full)(float, float, bool) = nullptr;
+  double (*rcp_ftz_f64)(double) = nullptr;
+  double (*rsqrt_f64)(double) = nullptr;
+  double (*rsqrt_ftz_f64)(double) = nullptr;
+};
+
 /// A launch, the same for every block.
 struct Launch {
   const std::uint8_t* params = nullptr;
@@ -37,6 +55,7 @@ struct Launch {
   std::uint32_t threads = 1; ///< block[0] * block[1] * block[2]
   std::uint64_t grid_id = 0;
   TranslateFn translate = nullptr;
+  const SpecialFunctions* sfu = nullptr;
   void* host = nullptr; ///< the engine's own state, for `translate`
 };
 

@@ -7,6 +7,7 @@
 
 #include "backends/cpu/emu/address_space.hpp"
 #include "backends/cpu/emu/interpreter.hpp"
+#include "backends/cpu/emu/numeric.hpp"
 
 namespace gpurun::native {
 
@@ -74,6 +75,24 @@ std::uint8_t* translate(native_abi::Block* b, std::uint64_t address, std::uint32
   }
 }
 
+namespace nm = emu::numeric;
+
+const native_abi::SpecialFunctions k_special_functions{
+    [](float a, bool ftz) { return nm::rcp_approx(a, ftz); },
+    [](float a, bool ftz) { return nm::sqrt_approx(a, ftz); },
+    [](float a, bool ftz) { return nm::rsqrt_approx(a, ftz); },
+    [](float a, bool ftz) { return nm::ex2_approx(a, ftz); },
+    [](float a, bool ftz) { return nm::lg2_approx(a, ftz); },
+    [](float a, bool ftz) { return nm::sin_approx(a, ftz); },
+    [](float a, bool ftz) { return nm::cos_approx(a, ftz); },
+    [](float a) { return nm::tanh_approx(a); },
+    [](float a, float b, bool ftz) { return nm::div_approx(a, b, ftz); },
+    [](float a, float b, bool ftz) { return nm::div_full(a, b, ftz); },
+    [](double a) { return nm::rcp_approx_ftz_f64(a); },
+    [](double a) { return nm::rsqrt_approx(a); },
+    [](double a) { return nm::rsqrt_approx_ftz_f64(a); },
+};
+
 } // namespace
 
 std::size_t block_shared_bytes(const emu::LaunchState& launch) {
@@ -98,6 +117,7 @@ BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const Compile
   m_abi.threads = threads;
   m_abi.grid_id = launch.grid_id;
   m_abi.translate = &translate;
+  m_abi.sfu = &k_special_functions;
   m_abi.host = &launch;
   m_regs.assign(std::size_t{table.register_slots} * threads, 0);
   m_preds.assign(std::size_t{table.predicate_slots} * threads, 0);

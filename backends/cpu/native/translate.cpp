@@ -156,11 +156,17 @@ public:
     try {
       check_instructions();
       find_regions();
+      std::set<std::uint32_t> read;
       for (std::uint32_t r = 0; r < m_heads.size(); ++r) {
         const Body b = body(r, Mode::checked);
         m_crossing.insert(b.live_in.begin(), b.live_in.end());
         m_pcrossing.insert(b.plive_in.begin(), b.plive_in.end());
+        for (const auto& [pc, u] : b.uses)
+          read.insert(u.read.begin(), u.read.end());
       }
+      for (const auto& [slot, pc] : m_must_be_unread)
+        if (read.count(slot))
+          refuse(pc, "an atomic whose old value is used (the order of threads would show)");
       std::string out = prelude();
       for (std::size_t r = 0; r < m_heads.size(); ++r) {
         out += region_function(static_cast<std::uint32_t>(r), true);
@@ -245,7 +251,9 @@ private:
       m_region_of[m_heads[i]] = static_cast<std::uint32_t>(i);
     for (std::uint32_t pc = m_function.begin; pc < m_function.end; ++pc) {
       const Inst& in = m_program.code[pc];
-      if (in.control == Control::none && is_memory(pc))
+      // Kernel parameters named without a register are read from the launch's copy: no site.
+      const bool parameter = in.space == Space::param_kernel && in.a == kNoReg;
+      if (in.control == Control::none && is_memory(pc) && !parameter)
         m_sites[pc] = static_cast<std::uint32_t>(m_sites.size());
     }
   }
@@ -410,7 +418,8 @@ private:
 
   [[nodiscard]] bool is_memory(std::uint32_t pc) const {
     const auto* a = ast(pc);
-    return a && (a->opcode == "ld" || a->opcode == "st" || a->opcode == "ldu");
+    return a && (a->opcode == "ld" || a->opcode == "st" || a->opcode == "ldu" ||
+                 a->opcode == "atom" || a->opcode == "red");
   }
 
   /// The C++ of a non-control, non-memory instruction.
@@ -532,9 +541,11 @@ private:
     const std::string& op = ast(pc)->opcode;
     if (m.types.size() != 1 || (m.types[0] != Type::f32 && m.types[0] != Type::f64))
       refuse(pc, "type");
-    if (!m.only({"rn", "rz", "rm", "rp", "ftz", "sat"}))
-      refuse(pc, "form (.approx, .full, .NaN and .xorsign stay on the interpreter)");
     const bool f64 = m.types[0] == Type::f64;
+    if (m.has("approx") || m.has("full"))
+      return special_function(pc, m, f64);
+    if (!m.only({"rn", "rz", "rm", "rp", "ftz", "sat"}))
+      refuse(pc, "form (.NaN and .xorsign stay on the interpreter)");
     const char* T = f64 ? "double" : "float";
     const char* round = m.has("rz")   ? "nm::Round::rz"
                         : m.has("rm") ? "nm::Round::rm"
@@ -564,6 +575,34 @@ private:
       return set(in.d, fmt::format("put<{0}>(nm::copysign({1}, {2}))", T, get(T, in.a),
                                    get(T, in.b)));
     refuse(pc, "not handled by the compiled engine");
+  }
+
+  /// `.approx` and div.full: the interpreter's own functions, through the launch's table.
+  std::string special_function(std::uint32_t pc, const Modifiers& m, bool f64) {
+    const Inst& in = m_program.code[pc];
+    const std::string& op = ast(pc)->opcode;
+    if (!m.only({"approx", "full", "ftz"}) || (m.has("full") && op != "div"))
+      refuse(pc, "form");
+    const char* ftz = m.has("ftz") ? "true" : "false";
+    if (f64) {
+      const char* fn = op == "rcp" && m.has("ftz") ? "rcp_ftz_f64"
+                       : op == "rsqrt"             ? (m.has("ftz") ? "rsqrt_ftz_f64" : "rsqrt_f64")
+                                                   : nullptr;
+      if (!fn)
+        refuse(pc, "form");
+      return set(in.d, fmt::format("put<double>(L->sfu->{}({}))", fn, get("double", in.a)));
+    }
+    static const std::set<std::string, std::less<>> unary{"rcp", "sqrt", "rsqrt", "ex2",
+                                                          "lg2", "sin",  "cos"};
+    if (unary.count(op))
+      return set(in.d, fmt::format("put<float>(L->sfu->{}({}, {}))", op, get("float", in.a), ftz));
+    if (op == "tanh" && !m.has("ftz"))
+      return set(in.d, fmt::format("put<float>(L->sfu->tanh({}))", get("float", in.a)));
+    if (op == "div")
+      return set(in.d, fmt::format("put<float>(L->sfu->{}({}, {}, {}))",
+                                   m.has("full") ? "div_full" : "div_approx", get("float", in.a),
+                                   get("float", in.b), ftz));
+    refuse(pc, "form");
   }
 
   std::string setp(std::uint32_t pc, const Modifiers& m) {
@@ -625,6 +664,8 @@ private:
   std::string memory(std::uint32_t pc, Mode mode) {
     const Inst& in = m_program.code[pc];
     const ptx::Instruction& a = *ast(pc);
+    if (a.opcode == "atom" || a.opcode == "red")
+      return atomic(pc, mode);
     const bool store = a.opcode == "st";
     if (in.width == 0 || in.width > 8 || in.vec < 1 || in.vec > 4)
       refuse(pc, "access size");
@@ -695,6 +736,69 @@ private:
                        "L->translate(B, a_, {2}u, {3}u, {4}u, {1}u, {5}u, t); if (!h_) return 1; "
                        "{6} }}",
                        address, site, total, space, store ? 1 : 0, in.line, each("h_"));
+  }
+
+  /// An atomic whose result does not depend on the order the threads apply it (integer add,
+  /// and, or, xor, min, max with the old value unused): the interpreter applies a warp's lanes in
+  /// lane order and the compiled engine its threads in thread order, which only order-free forms
+  /// survive unchanged. The others stay on the interpreter.
+  std::string atomic(std::uint32_t pc, Mode mode) {
+    const Inst& in = m_program.code[pc];
+    const ptx::Instruction& a = *ast(pc);
+    const Modifiers m = modifiers_of(a);
+    // The old value must be unused: CUDA's atomicAdd without a result still names a register,
+    // which the kernel then never reads (checked once the whole kernel is translated).
+    if (a.opcode == "atom" && in.d != kNoReg)
+      m_must_be_unread[in.d] = pc;
+    if (!m.only({"global", "shared", "cta", "gpu", "sys", "cluster", "relaxed", "acquire",
+                 "release", "acq_rel", "sem", "add", "and", "or", "xor", "min", "max"}) ||
+        m.types.size() != 1 || !is_int(m.types[0]) || emu::type_bytes(m.types[0]) < 4)
+      refuse(pc, "an atomic other than an integer add, and, or, xor, min or max");
+    const char* T = ctype(m.types[0]);
+    const unsigned bytes = emu::type_bytes(m.types[0]);
+    std::string apply;
+    for (const char* op : {"add", "and", "or", "xor"})
+      if (m.has(op))
+        apply = fmt::format("__atomic_fetch_{}(reinterpret_cast<{}*>(h_), v_, __ATOMIC_SEQ_CST);",
+                            op, T);
+    for (const char* op : {"min", "max"})
+      if (m.has(op))
+        apply = fmt::format("{0}* p_ = reinterpret_cast<{0}*>(h_); {0} o_ = __atomic_load_n(p_, "
+                            "__ATOMIC_SEQ_CST); while (!__atomic_compare_exchange_n(p_, &o_, v_ {1} "
+                            "o_ ? v_ : o_, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {{}}",
+                            T, op[1] == 'i' ? "<" : ">");
+    if (apply.empty())
+      refuse(pc, "atomic operation");
+    const std::string body = fmt::format("{{ const {0} v_ = {1}; {2} }}", T, get(T, in.b), apply);
+    if (in.flags & emu::kFrameRelative)
+      refuse(pc, "local memory");
+    const std::uint32_t site = m_sites.at(pc);
+    m_region_sites.insert(site);
+    const std::string address =
+        in.a == kNoReg ? fmt::format("std::uint64_t{{{:#x}u}}", static_cast<std::uint64_t>(in.imm))
+                       : fmt::format("({} + std::uint64_t{{{:#x}u}})", val(in.a),
+                                     static_cast<std::uint64_t>(in.imm));
+    switch (mode) {
+    case Mode::check:
+      return fmt::format("{{ const std::uint64_t a_ = {0}; bad_ |= (a_ - s{1}b >= s{1}n) | ((a_ & "
+                         "{2}u) != 0); }}",
+                         address, site, bytes - 1);
+    case Mode::unchecked:
+      return fmt::format("{{ const std::uint64_t a_ = {0}; std::uint8_t* const h_ = s{1}h + (a_ - "
+                         "s{1}b); {2} }}",
+                         address, site, body);
+    case Mode::checked:
+      return fmt::format("{{ const std::uint64_t a_ = {0}; const std::uint64_t o_ = a_ - s{1}b; "
+                         "if (o_ >= s{1}n || (a_ & {2}u) != 0) {{ @SAVEAT{4}@ Rs[t] = {3}u; "
+                         "continue; }} std::uint8_t* const h_ = s{1}h + o_; {5} }}",
+                         address, site, bytes - 1, site + 1, pc, body);
+    case Mode::resume:
+      break;
+    }
+    return fmt::format("site{1}: {{ const std::uint64_t a_ = {0}; std::uint8_t* const h_ = "
+                       "L->translate(B, a_, {2}u, {3}u, 1u, {1}u, {4}u, t); if (!h_) return 1; "
+                       "{5} }}",
+                       address, site, bytes, static_cast<std::uint32_t>(in.space), in.line, body);
   }
 
   // ---- regions ---------------------------------------------------------------------------
@@ -975,9 +1079,16 @@ private:
   }
 
   [[nodiscard]] unsigned site_bytes(std::uint32_t site) const {
-    for (const auto& [pc, s] : m_sites)
-      if (s == site)
-        return unsigned{m_program.code[pc].width} * m_program.code[pc].vec;
+    for (const auto& [pc, s] : m_sites) {
+      if (s != site)
+        continue;
+      const auto* a = ast(pc);
+      if (a->opcode == "atom" || a->opcode == "red")
+        for (const auto& text : a->modifiers)
+          if (auto t = emu::parse_type(text))
+            return emu::type_bytes(*t);
+      return unsigned{m_program.code[pc].width} * m_program.code[pc].vec;
+    }
     return 1;
   }
 
@@ -1023,6 +1134,7 @@ private:
   // What the region being emitted uses.
   std::set<std::uint32_t> m_read, m_written, m_pread, m_pwritten, m_region_sites;
   bool m_region_reads_params = false;
+  std::map<std::uint32_t, std::uint32_t> m_must_be_unread; ///< atomics' old values: slot → pc
   // Registers and predicates some region reads before it writes them: kept across regions.
   std::set<std::uint32_t> m_crossing, m_pcrossing;
 };

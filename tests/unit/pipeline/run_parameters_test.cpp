@@ -73,7 +73,7 @@ TEST(RunParameters, BackendSettingsAreTheDeviceSettings) {
     const auto& s = request.device_settings;
     const bool changed = s.memcheck || s.racecheck || s.initcheck || s.synccheck || s.leak_check ||
                          s.stats || s.host_threads != 0 || s.heap_bytes || s.max_findings ||
-                         s.printf_buffer;
+                         s.printf_buffer || !s.cpu_engine.empty();
     EXPECT_TRUE(changed);
     EXPECT_EQ(request.source, before.source);
     EXPECT_EQ(request.repeat, before.repeat);
