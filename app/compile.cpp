@@ -1,4 +1,5 @@
 // `gpurun compile FILE`: compile only; write the binary (-o), show PTX, report resources.
+#include <cstdlib>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -167,6 +168,12 @@ void run_amd_compile(const CompileCommandOptions& o, const KernelSource& source,
 }
 
 void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
+  // Where the driver's JIT library is installed, NVRTC takes a cubin it made before from the
+  // compute cache (~/.nv/ComputeCache) without running ptxas, and ptxas's report of registers and
+  // shared memory is then missing (seen on an H200, driver 580, NVRTC 13.0). The setting is read
+  // once, when the JIT starts: before anything compiles.
+  if (o.resources || o.occupancy)
+    ::setenv("CUDA_CACHE_DISABLE", "1", 1);
   KernelSource source = load_kernel_source(o.file);
   if (o.given.compile.arch.starts_with("gfx")) {
     run_amd_compile(o, source, env.registry);

@@ -87,9 +87,11 @@ def main():
     compared = differ = 0
     resource_differ = 0
     for name in sources:
-        fn = module.get_function(name)
-        regs = cp.cuda.driver.funcGetAttribute(4, fn.ptr)  # CU_FUNC_ATTRIBUTE_NUM_REGS
-        static = cp.cuda.driver.funcGetAttribute(1, fn.ptr)  # CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+        raw = module.get_function(name)
+        # A RawKernel wraps the driver's function (CuPy 13: .kernel.ptr); older CuPy returned it.
+        ptr = raw.kernel.ptr if hasattr(raw, "kernel") else raw.ptr
+        regs = cp.cuda.driver.funcGetAttribute(4, ptr)  # CU_FUNC_ATTRIBUTE_NUM_REGS
+        static = cp.cuda.driver.funcGetAttribute(1, ptr)  # CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
         r = resources[name]
         if (r["registers"], r["shared_bytes"]) != (regs, static):
             resource_differ += 1
@@ -101,9 +103,9 @@ def main():
                 mine = ours[(block, dynamic, name)]
                 try:
                     cp.cuda.driver.funcSetAttribute(
-                        fn.ptr, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dynamic)
+                        ptr, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dynamic)
                     driver = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
-                        fn.ptr, block, dynamic)
+                        ptr, block, dynamic)
                 except cp.cuda.driver.CUDADriverError:
                     driver = 0  # cannot launch with that much dynamic shared memory
                 compared += 1

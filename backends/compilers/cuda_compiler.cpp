@@ -227,7 +227,7 @@ std::optional<ResourceReport> ptxas_resources(const KernelSource& source, Compil
   const std::string arch =
       arch::parse_cuda_arch(options.arch) ? arch::real_arch(options.arch) : "sm_90";
   options.extra.push_back("--ptxas-options=-v");
-  CompileResult cubin = compile_cuda(source, options, arch);
+  const CompileResult cubin = compile_cuda(source, options, arch);
   if (!cubin.ok)
     throw CompileError(fmt::format("{}: compile failed", source.path.string()), cubin.log);
   ResourceReport report;
