@@ -8,7 +8,7 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 2;
+inline constexpr std::uint32_t kVersion = 3;
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;
@@ -60,11 +60,13 @@ struct Launch {
 };
 
 /// A worker's state for the block it runs. Registers and predicates are stored per slot, one
-/// entry per thread ([slot * threads + thread]), so a region's lane loop reads them as vectors.
+/// entry per thread ([slot * threads + thread]), so a region's lane loop reads them as vectors;
+/// a register is in `regs32` or in `regs`, as the generated code decided.
 struct Block {
   const Launch* launch = nullptr;
   std::uint32_t ctaid[3] = {0, 0, 0};
   std::uint64_t* regs = nullptr;
+  std::uint32_t* regs32 = nullptr; ///< registers never written wider than 32 bits
   std::uint8_t* preds = nullptr;
   std::uint32_t* at = nullptr;     ///< per thread: the region it waits at, or kDone
   std::uint32_t* resume = nullptr; ///< per thread: 1 + the site the fast path left it at, or 0

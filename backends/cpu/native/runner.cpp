@@ -120,6 +120,7 @@ BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const Compile
   m_abi.sfu = &k_special_functions;
   m_abi.host = &launch;
   m_regs.assign(std::size_t{table.register_slots} * threads, 0);
+  m_regs32.assign(std::size_t{table.register_slots} * threads, 0);
   m_preds.assign(std::size_t{table.predicate_slots} * threads, 0);
   m_at.assign(threads, 0);
   m_resume.assign(threads, 0);
@@ -128,6 +129,7 @@ BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const Compile
   m_shared.assign(std::max<std::size_t>(block_shared_bytes(launch), 1), 0);
   m_block.launch = &m_abi;
   m_block.regs = m_regs.data();
+  m_block.regs32 = m_regs32.data();
   m_block.preds = m_preds.data();
   m_block.at = m_at.data();
   m_block.resume = m_resume.data();

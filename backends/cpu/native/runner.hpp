@@ -29,6 +29,7 @@ private:
   native_abi::Launch m_abi;
   native_abi::Block m_block;
   std::vector<std::uint64_t> m_regs;
+  std::vector<std::uint32_t> m_regs32;
   std::vector<std::uint8_t> m_preds;
   std::vector<std::uint32_t> m_at;
   std::vector<std::uint32_t> m_resume;

@@ -318,13 +318,32 @@ private:
     return fmt::format("get<{}>({})", type, val(slot));
   }
 
-  std::string set(std::uint32_t slot, const std::string& value) {
+  /// `value` into register `slot`. `narrow`: the value is below 2^32; a `put<T>(…)` of a type
+  /// of 32 bits or less is known to be. A register no instruction writes wider is kept in 32 bits
+  /// (the zero-extension the interpreter's 64-bit slot holds is implied), which doubles the
+  /// lanes of the compiler's vectors.
+  std::string set(std::uint32_t slot, const std::string& value, bool narrow = false) {
     if (slot == kNoReg)
       return fmt::format("(void)({});", value);
     if (m_constants.count(slot) || m_specials.count(slot))
       throw Refusal{"a write to a constant register"};
+    static const char* const narrow_puts[] = {
+        "put<std::uint8_t>(", "put<std::uint16_t>(", "put<std::uint32_t>(", "put<std::int8_t>(",
+        "put<std::int16_t>(", "put<std::int32_t>(", "put<float>(",         "put<Half>(",
+        "put<BFloat16>("};
+    for (const char* prefix : narrow_puts)
+      narrow = narrow || value.starts_with(prefix);
+    if (!narrow)
+      m_wide.insert(slot);
     m_written.insert(slot);
     return fmt::format("r{} = {};", slot, value);
+  }
+
+  [[nodiscard]] bool is_narrow(std::uint32_t slot) const { return m_wide.count(slot) == 0; }
+  /// A register's per-thread array entry.
+  [[nodiscard]] std::string stored(std::uint32_t slot) const {
+    return is_narrow(slot) ? fmt::format("R32[std::size_t{{{}}} * T + t]", slot)
+                           : fmt::format("R[std::size_t{{{}}} * T + t]", slot);
   }
 
   std::string pval(std::uint32_t slot, bool negated) {
@@ -483,8 +502,8 @@ private:
     auto bin = [&](const char* fn) {
       return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}))", T, fn, get(T, in.a), get(T, in.b)));
     };
-    auto un = [&](const char* fn) {
-      return set(in.d, fmt::format("put(nm::{}({}))", fn, get(T, in.a)));
+    auto un = [&](const char* fn, const char* result) {
+      return set(in.d, fmt::format("put<{}>(nm::{}({}))", result, fn, get(T, in.a)));
     };
     if ((op == "add" || op == "sub") && m.only({"sat"})) {
       if (m.has("sat")) {
@@ -504,7 +523,7 @@ private:
     }
     if (op == "mad" && m.only({"lo", "hi", "wide"}) && !mode.empty()) {
       if (mode == "wide")
-        return set(in.d, fmt::format("put(nm::mad_wide({1}, {2}, get<nm::Wide<{0}>>({3})))", T,
+        return set(in.d, fmt::format("put<nm::Wide<{0}>>(nm::mad_wide({1}, {2}, get<nm::Wide<{0}>>({3})))", T,
                                      get(T, in.a), get(T, in.b), val(in.c)));
       return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}, {4}))", T,
                                    mode == "lo" ? "mad_lo" : "mad_hi", get(T, in.a), get(T, in.b),
@@ -523,16 +542,16 @@ private:
     static const std::map<std::string, const char*, std::less<>> unary{
         {"abs", "iabs"}, {"neg", "ineg"}, {"not", "bit_not"}, {"cnot", "cnot"}, {"brev", "brev"}};
     if (auto it = unary.find(op); it != unary.end())
-      return un(it->second);
+      return un(it->second, T);
     if ((op == "popc" || op == "clz") && emu::type_bytes(m.types[0]) >= 4)
-      return un(op == "popc" ? "popc" : "clz");
+      return un(op == "popc" ? "popc" : "clz", "std::uint32_t");
     if (op == "bfe")
-      return set(in.d, fmt::format("put(nm::bfe({}, get<std::uint32_t>({}), get<std::uint32_t>({})))",
-                                   get(T, in.a), val(in.b), val(in.c)));
+      return set(in.d, fmt::format("put<{}>(nm::bfe({}, get<std::uint32_t>({}), get<std::uint32_t>({})))",
+                                   T, get(T, in.a), val(in.b), val(in.c)));
     if (op == "bfi")
-      return set(in.d, fmt::format("put(nm::bfi({}, {}, get<std::uint32_t>({}), "
+      return set(in.d, fmt::format("put<{}>(nm::bfi({}, {}, get<std::uint32_t>({}), "
                                    "get<std::uint32_t>({})))",
-                                   get(T, in.a), get(T, in.b), val(in.c), val(in.e)));
+                                   T, get(T, in.a), get(T, in.b), val(in.c), val(in.e)));
     refuse(pc, "not handled by the compiled engine");
   }
 
@@ -655,7 +674,8 @@ private:
                                 bit(12));
     if (is_int(dt) && emu::is_signed(dt))
       s += "u_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(v_)); ";
-    s += set(in.d, fmt::format("u_ & std::uint64_t{{{:#x}u}}", in.mask_bits));
+    s += set(in.d, fmt::format("u_ & std::uint64_t{{{:#x}u}}", in.mask_bits),
+             in.mask_bits <= 0xffffffffu);
     return s + " }";
   }
 
@@ -683,7 +703,8 @@ private:
                          "{0}) & std::uint64_t{{{1:#x}u}}; ",
                          shift, in.mask_bits);
       }
-      return v + set(slot, "v_") + " }";
+      const bool narrow = in.width <= 4 && (!sign || in.mask_bits <= 0xffffffffu);
+      return v + set(slot, "v_", narrow) + " }";
     };
     auto stored = [&](std::uint32_t slot, unsigned offset, const std::string& base) {
       return fmt::format("{{ const std::uint64_t s_ = {}; std::memcpy({} + {}, &s_, {}); }}",
@@ -942,12 +963,13 @@ private:
     std::string locals, save;
     for (std::uint32_t s : regs) {
       const bool load = mode == Mode::resume || b.live_in.count(s);
-      locals += load ? fmt::format("  std::uint64_t r{0} = R[std::size_t{{{0}}} * T + t];\n", s)
-                     : fmt::format("  std::uint64_t r{} = 0;\n", s);
+      const char* type = is_narrow(s) ? "std::uint32_t" : "std::uint64_t";
+      locals += load ? fmt::format("  {} r{} = {};\n", type, s, stored(s))
+                     : fmt::format("  {} r{} = 0;\n", type, s);
     }
     for (std::uint32_t s : written)
       if (m_crossing.count(s))
-        save += fmt::format("R[std::size_t{{{0}}} * T + t] = r{0}; ", s);
+        save += fmt::format("{} = r{}; ", stored(s), s);
     for (std::uint32_t s : preds) {
       const bool load = mode == Mode::resume || b.plive_in.count(s);
       locals += load ? fmt::format("  bool p{0} = P[std::size_t{{{0}}} * T + t] != 0;\n", s)
@@ -965,7 +987,7 @@ private:
       std::string keep;
       for (std::uint32_t x : written)
         if (b.live[pc].first.count(x) || m_crossing.count(x))
-          keep += fmt::format("R[std::size_t{{{0}}} * T + t] = r{0}; ", x);
+          keep += fmt::format("{} = r{}; ", stored(x), x);
       for (std::uint32_t x : pwritten)
         if (b.live[pc].second.count(x) || m_pcrossing.count(x))
           keep += fmt::format("P[std::size_t{{{0}}} * T + t] = p{0}; ", x);
@@ -1020,10 +1042,11 @@ private:
         "L->block[2];\n"
         "  const std::uint32_t cx = B->ctaid[0], cy = B->ctaid[1], cz = B->ctaid[2];\n"
         "  std::uint64_t* const R = B->regs;\n"
+        "  std::uint32_t* const R32 = B->regs32;\n"
         "  std::uint8_t* const P = B->preds;\n"
         "  std::uint32_t* const At = B->at;\n"
         "  std::uint32_t* const Rs = B->resume;\n"
-        "  (void)At; (void)Rs; (void)R; (void)P; (void)bx; (void)by; (void)bz; (void)cx; (void)cy; (void)cz;\n";
+        "  (void)At; (void)Rs; (void)R; (void)R32; (void)P; (void)bx; (void)by; (void)bz; (void)cx; (void)cy; (void)cz;\n";
     auto params_copy = [&] {
       const std::uint32_t bytes = std::max<std::uint32_t>(m_function.kernel_param_bytes, 1);
       return m_region_reads_params
@@ -1135,6 +1158,7 @@ private:
   std::set<std::uint32_t> m_read, m_written, m_pread, m_pwritten, m_region_sites;
   bool m_region_reads_params = false;
   std::map<std::uint32_t, std::uint32_t> m_must_be_unread; ///< atomics' old values: slot → pc
+  std::set<std::uint32_t> m_wide; ///< registers some instruction writes 64 bits into
   // Registers and predicates some region reads before it writes them: kept across regions.
   std::set<std::uint32_t> m_crossing, m_pcrossing;
 };
