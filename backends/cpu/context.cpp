@@ -229,6 +229,7 @@ void CpuContext::choose_engine(CpuFunction& function, const LaunchConfig& config
                                emu::LaunchState& state) {
   m_engine_note.clear();
   m_engine_reason.clear();
+  m_timed = {};
   if (m_settings.engine == native::Engine::interpret)
     return;
   // The sanitizers hook every access and barrier, and --stats counts instructions: the
@@ -238,7 +239,12 @@ void CpuContext::choose_engine(CpuFunction& function, const LaunchConfig& config
   std::string why = "the sanitizers run on the interpreter";
   if (!sanitized && !(m_settings.stats && m_settings.engine == native::Engine::automatic)) {
     const bool big = config.grid.volume() * config.block.volume() >= (std::uint64_t{1} << 16);
-    state.native = function.native().for_launch(m_settings.engine, big, default_cache_dir(), &why);
+    const std::string shape =
+        fmt::format("{},{},{}/{},{},{}/{}", config.grid.x, config.grid.y, config.grid.z,
+                    config.block.x, config.block.y, config.block.z, config.shared_bytes);
+    state.native =
+        function.native().for_launch(m_settings.engine, big, shape, default_cache_dir(), &why);
+    m_timed = {function.native().timings(), shape};
   }
   if (!state.native) {
     m_engine_reason = why;
@@ -252,6 +258,10 @@ void CpuContext::finish_job() {
   m_job_collected = true;
   const auto& s = m_job->state();
   m_stats.clear();
+  if (m_timed.first && !m_job->error())
+    m_timed.first->record(
+        m_timed.second, s.native != nullptr,
+        std::chrono::duration<double>(m_job->finished_at() - m_job->started_at()).count());
   if (m_settings.stats && s.native) {
     m_stats["compiled"] = 1;
     m_stats["seconds"] =

@@ -78,6 +78,8 @@ private:
   std::atomic<std::uint64_t> m_blocks_done{0};
   std::string m_engine_note;   ///< why the last launch ran on the interpreter, when it did
   std::string m_engine_reason; ///< the same, without the kernel's name
+  /// Where the last launch's duration goes, and its shape (auto compares the engines).
+  std::pair<std::shared_ptr<native::KernelState::Timings>, std::string> m_timed;
   std::uint64_t m_launches = 0; ///< launches so far: the next one's %gridid
   std::atomic<std::uint64_t> m_blocks{0};
   std::atomic<std::chrono::steady_clock::rep> m_launch_start{0};

@@ -17,7 +17,22 @@ Engine parse_engine(const std::string& text) {
       fmt::format("cpu engine '{}': expected interpret, compiled or auto", text));
 }
 
+void KernelState::Timings::record(const std::string& shape, bool compiled, double seconds) {
+  const std::lock_guard lock(m_mutex);
+  auto& [interpreted, native] = m_seconds[shape];
+  double& slot = compiled ? native : interpreted;
+  if (slot == 0)
+    slot = std::max(seconds, 1e-9);
+}
+
+std::pair<double, double> KernelState::Timings::of(const std::string& shape) const {
+  const std::lock_guard lock(m_mutex);
+  auto it = m_seconds.find(shape);
+  return it == m_seconds.end() ? std::pair<double, double>{0, 0} : it->second;
+}
+
 std::shared_ptr<const CompiledKernel> KernelState::for_launch(Engine engine, bool big,
+                                                              const std::string& shape,
                                                               const std::filesystem::path& cache,
                                                               std::string* why) {
   std::call_once(m_translated, [&] { m_translation = m_translate(); });
@@ -27,27 +42,38 @@ std::shared_ptr<const CompiledKernel> KernelState::for_launch(Engine engine, boo
     *why = m_translation.refusal;
     return nullptr;
   }
-  if (m_compiled)
+  // The cache, once at first and then while a background compile runs.
+  if (!m_compiled && m_failure.empty() && (!m_looked_in_cache || m_started)) {
+    m_looked_in_cache = true;
+    m_compiled = CompiledKernel::cached(m_translation.source, cache);
+  }
+  if (!m_compiled && m_failure.empty() && engine == Engine::compiled) {
+    try {
+      m_compiled = CompiledKernel::build(m_translation.source, cache);
+    } catch (const Error& e) {
+      m_failure = e.what();
+    }
+  }
+  if (m_compiled) {
+    // auto: after a compiled launch of this shape, one on the interpreter; then the faster.
+    if (engine == Engine::automatic) {
+      const auto [interpreted, compiled] = m_timings->of(shape);
+      if (compiled > 0 && interpreted == 0) {
+        *why = "timing the interpreter once, to keep the faster engine";
+        return nullptr;
+      }
+      if (compiled > 0 && compiled > interpreted) {
+        *why = fmt::format("faster for this launch shape ({:.3g} ms interpreted, {:.3g} ms "
+                           "compiled)",
+                           interpreted * 1e3, compiled * 1e3);
+        return nullptr;
+      }
+    }
     return m_compiled;
+  }
   if (!m_failure.empty()) {
     *why = m_failure;
     return nullptr;
-  }
-  // The cache, once at first and then while a background compile runs.
-  if (!m_looked_in_cache || m_started) {
-    m_looked_in_cache = true;
-    if ((m_compiled = CompiledKernel::cached(m_translation.source, cache)))
-      return m_compiled;
-  }
-  if (engine == Engine::compiled) {
-    try {
-      m_compiled = CompiledKernel::build(m_translation.source, cache);
-      return m_compiled;
-    } catch (const Error& e) {
-      m_failure = e.what();
-      *why = m_failure;
-      return nullptr;
-    }
   }
   if (!m_started && (big || m_launches >= 2)) {
     std::string what;

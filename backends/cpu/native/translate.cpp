@@ -1,6 +1,7 @@
 #include "backends/cpu/native/translate.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <string_view>
@@ -157,13 +158,22 @@ public:
       check_instructions();
       find_regions();
       std::set<std::uint32_t> read;
+      std::map<std::uint32_t, std::set<std::uint32_t>> defs;
+      std::map<std::uint32_t, Use> uses;
       for (std::uint32_t r = 0; r < m_heads.size(); ++r) {
         const Body b = body(r, Mode::checked);
         m_crossing.insert(b.live_in.begin(), b.live_in.end());
         m_pcrossing.insert(b.plive_in.begin(), b.plive_in.end());
-        for (const auto& [pc, u] : b.uses)
+        for (const auto& [pc, u] : b.uses) {
           read.insert(u.read.begin(), u.read.end());
+          for (std::uint32_t w : u.written)
+            defs[w].insert(pc);
+          uses[pc] = u;
+        }
       }
+      find_recomputable(defs, uses);
+      for (const auto& [slot, pc] : m_recompute)
+        m_crossing.erase(slot);
       for (const auto& [slot, pc] : m_must_be_unread)
         if (read.count(slot))
           refuse(pc, "an atomic whose old value is used (the order of threads would show)");
@@ -734,12 +744,13 @@ private:
       return "{ const std::uint8_t* h_ = Q + " + std::to_string(off) + "; " + each("h_") + " }";
     }
     const std::uint32_t site = m_sites.at(pc);
-    m_region_sites.insert(site);
+    use_site(site, in.space, mode, total);
     const std::string address =
         in.a == kNoReg ? fmt::format("std::uint64_t{{{:#x}u}}", static_cast<std::uint64_t>(in.imm))
                        : fmt::format("({} + std::uint64_t{{{:#x}u}})", val(in.a),
                                      static_cast<std::uint64_t>(in.imm));
     const std::uint32_t space = static_cast<std::uint32_t>(in.space);
+    return in_window(site, in.space, mode, total, [&]() -> std::string {
     if (mode == Mode::check)
       return fmt::format("{{ const std::uint64_t a_ = {0}; bad_ |= (a_ - s{1}b >= s{1}n) | ((a_ & "
                          "{2}u) != 0); }}",
@@ -757,6 +768,31 @@ private:
                        "L->translate(B, a_, {2}u, {3}u, {4}u, {1}u, {5}u, t); if (!h_) return 1; "
                        "{6} }}",
                        address, site, total, space, store ? 1 : 0, in.line, each("h_"));
+    });
+  }
+
+  /// The fast loops check an access against its site's window; shared memory has one window,
+  /// the block's, which every shared access uses (fewer values the loop keeps in registers).
+  void use_site(std::uint32_t site, Space space, Mode mode, unsigned bytes) {
+    if (space == Space::shared && mode != Mode::resume)
+      m_region_shared_widths.insert(bytes);
+    else
+      m_region_sites.insert(site);
+  }
+
+  template <class Make>
+  std::string in_window(std::uint32_t site, Space space, Mode mode, unsigned bytes, Make make) {
+    std::string text = make();
+    if (space != Space::shared || mode == Mode::resume)
+      return text;
+    auto replace = [&](const std::string& from, const std::string& to) {
+      for (std::size_t pos; (pos = text.find(from)) != std::string::npos;)
+        text.replace(pos, from.size(), to);
+    };
+    replace(fmt::format("s{}b", site), "shb");
+    replace(fmt::format("s{}h", site), "shh");
+    replace(fmt::format("s{}n", site), fmt::format("shn{}", bytes));
+    return text;
   }
 
   /// An atomic whose result does not depend on the order the threads apply it (integer add,
@@ -794,11 +830,12 @@ private:
     if (in.flags & emu::kFrameRelative)
       refuse(pc, "local memory");
     const std::uint32_t site = m_sites.at(pc);
-    m_region_sites.insert(site);
+    use_site(site, in.space, mode, bytes);
     const std::string address =
         in.a == kNoReg ? fmt::format("std::uint64_t{{{:#x}u}}", static_cast<std::uint64_t>(in.imm))
                        : fmt::format("({} + std::uint64_t{{{:#x}u}})", val(in.a),
                                      static_cast<std::uint64_t>(in.imm));
+    return in_window(site, in.space, mode, bytes, [&]() -> std::string {
     switch (mode) {
     case Mode::check:
       return fmt::format("{{ const std::uint64_t a_ = {0}; bad_ |= (a_ - s{1}b >= s{1}n) | ((a_ & "
@@ -820,6 +857,7 @@ private:
                        "L->translate(B, a_, {2}u, {3}u, 1u, {1}u, {4}u, t); if (!h_) return 1; "
                        "{5} }}",
                        address, site, bytes, static_cast<std::uint32_t>(in.space), in.line, body);
+    });
   }
 
   // ---- regions ---------------------------------------------------------------------------
@@ -959,14 +997,23 @@ private:
     }
     // The lane loops load what the region reads before writing; the resume function loads
     // everything, as the checked loop left it. Leaving for another region keeps what some region
-    // reads before writing (m_crossing).
-    std::string locals, save;
+    // reads before writing (m_crossing). A register computed once from thread and block indices,
+    // parameters and constants is computed again instead (m_recompute): the compiler then sees
+    // its address arithmetic and makes plain vector loads and stores of what would be gathers.
+    std::string locals, save, recomputed;
+    std::set<std::uint32_t> chain;
+    for (std::uint32_t s : regs)
+      if (m_recompute.count(s) && (mode == Mode::resume || b.live_in.count(s)))
+        add_chain(s, chain);
+    regs.insert(chain.begin(), chain.end());
     for (std::uint32_t s : regs) {
-      const bool load = mode == Mode::resume || b.live_in.count(s);
+      const bool load = !chain.count(s) && (mode == Mode::resume || b.live_in.count(s));
       const char* type = is_narrow(s) ? "std::uint32_t" : "std::uint64_t";
       locals += load ? fmt::format("  {} r{} = {};\n", type, s, stored(s))
                      : fmt::format("  {} r{} = 0;\n", type, s);
     }
+    if (!chain.empty())
+      recomputed = recompute_text(chain);
     for (std::uint32_t s : written)
       if (m_crossing.count(s))
         save += fmt::format("{} = r{}; ", stored(s), s);
@@ -995,7 +1042,77 @@ private:
     }
     for (std::size_t pos; (pos = code.find("@SAVE@")) != std::string::npos;)
       code.replace(pos, 6, save);
-    return locals + code;
+    return locals + recomputed + code;
+  }
+
+  /// `slot` and the recomputed registers its definition reads, into `chain`.
+  void add_chain(std::uint32_t slot, std::set<std::uint32_t>& chain) const {
+    if (!chain.insert(slot).second)
+      return;
+    for (std::uint32_t source : m_recompute_sources.at(slot))
+      add_chain(source, chain);
+  }
+
+  /// The definitions of `chain`'s registers, each after those it reads (definitions come
+  /// before their uses in the code: PTX order is a topological order of single definitions).
+  std::string recompute_text(const std::set<std::uint32_t>& chain) {
+    std::map<std::uint32_t, std::uint32_t> by_pc;
+    for (std::uint32_t slot : chain)
+      by_pc[m_recompute.at(slot)] = slot;
+    // What the definitions read and write is not the region's own: keep the region's tracking.
+    const auto read = m_read, written = m_written, pread = m_pread, pwritten = m_pwritten;
+    std::string text;
+    for (const auto& [pc, slot] : by_pc)
+      text += "  " + (is_memory(pc) ? memory(pc, Mode::unchecked) : compute(pc)) + "\n";
+    m_read = read;
+    m_written = written;
+    m_pread = pread;
+    m_pwritten = pwritten;
+    return text;
+  }
+
+  /// Registers written by one unguarded instruction of pure integer arithmetic (or a parameter
+  /// load) whose sources are constants, special registers or such registers themselves.
+  void find_recomputable(const std::map<std::uint32_t, std::set<std::uint32_t>>& defs,
+                         const std::map<std::uint32_t, Use>& uses) {
+    static const std::set<std::string, std::less<>> pure{"mov", "cvta", "add", "sub", "mul",
+                                                         "mad", "shl", "shr", "and", "or",
+                                                         "xor", "not", "cvt", "neg"};
+    std::map<std::uint32_t, int> state; // 1 being decided, 2 yes, 3 no
+    std::function<bool(std::uint32_t)> decide = [&](std::uint32_t slot) -> bool {
+      if (m_constants.count(slot) || m_specials.count(slot))
+        return true;
+      auto& st = state[slot];
+      if (st != 0)
+        return st == 2;
+      st = 1;
+      bool ok = false;
+      auto d = defs.find(slot);
+      if (d != defs.end() && d->second.size() == 1) {
+        const std::uint32_t pc = *d->second.begin();
+        const Inst& in = m_program.code[pc];
+        const auto* a = ast(pc);
+        const Use& u = uses.at(pc);
+        const bool parameter = is_memory(pc) && a->opcode == "ld" &&
+                               in.space == Space::param_kernel && in.a == kNoReg;
+        bool integer = true;
+        for (const auto& text : a->modifiers)
+          if (auto t = emu::parse_type(text); t && (emu::is_float(*t) || *t == Type::pred))
+            integer = false;
+        ok = in.guard == kNoReg && u.pread.empty() && u.written.size() == 1 &&
+             (parameter || (!is_memory(pc) && pure.count(a->opcode) && integer));
+        for (std::uint32_t source : u.read)
+          ok = ok && decide(source);
+        if (ok) {
+          m_recompute[slot] = pc;
+          m_recompute_sources[slot] = u.read;
+        }
+      }
+      st = ok ? 2 : 3;
+      return ok;
+    };
+    for (const auto& [slot, pcs] : defs)
+      decide(slot);
   }
 
   /// Whether every address and every branch of region `r` can be known before it runs: no value
@@ -1034,6 +1151,7 @@ private:
 
   std::string region_function(std::uint32_t r, bool fast) {
     m_region_sites.clear();
+    m_region_shared_widths.clear();
     m_region_reads_params = false;
     std::string out;
     const char* common =
@@ -1084,7 +1202,7 @@ private:
     };
     const std::string checked = region_code_text(r, Mode::checked);
     std::string first;
-    if (!m_region_sites.empty() && addresses_known(r)) {
+    if ((!m_region_sites.empty() || !m_region_shared_widths.empty()) && addresses_known(r)) {
       first = "  std::uint32_t bad_ = 0;\n" + loop(region_code_text(r, Mode::check), true) +
               "  if (bad_ == 0) {\n" + loop(region_code_text(r, Mode::unchecked), true) +
               "  return;\n  }\n";
@@ -1097,6 +1215,11 @@ private:
                          "std::uint8_t* const s{0}h = w{0}.host; const std::uint64_t s{0}n = "
                          "w{0}.size >= {1}u ? w{0}.size - {1}u + 1u : 0u;\n",
                          s, site_bytes(s));
+    if (!m_region_shared_widths.empty())
+      out += "  const std::uint64_t shb = B->shared.base, shs = B->shared.size;\n"
+             "  std::uint8_t* const shh = B->shared.host;\n";
+    for (unsigned w : m_region_shared_widths)
+      out += fmt::format("  const std::uint64_t shn{0} = shs >= {0}u ? shs - {0}u + 1u : 0u;\n", w);
     out += first + loop(checked, true) + "}\n\n";
     return out;
   }
@@ -1157,8 +1280,11 @@ private:
   // What the region being emitted uses.
   std::set<std::uint32_t> m_read, m_written, m_pread, m_pwritten, m_region_sites;
   bool m_region_reads_params = false;
+  std::set<unsigned> m_region_shared_widths; ///< access sizes of the region's shared accesses
   std::map<std::uint32_t, std::uint32_t> m_must_be_unread; ///< atomics' old values: slot → pc
   std::set<std::uint32_t> m_wide; ///< registers some instruction writes 64 bits into
+  std::map<std::uint32_t, std::uint32_t> m_recompute; ///< recomputed register → its definition
+  std::map<std::uint32_t, std::set<std::uint32_t>> m_recompute_sources; ///< what it reads
   // Registers and predicates some region reads before it writes them: kept across regions.
   std::set<std::uint32_t> m_crossing, m_pcrossing;
 };
