@@ -8,8 +8,10 @@ cuOccupancyMaxActiveBlocksPerMultiprocessor is compared with gpurun's `active_bl
 (a kernel that needs more than 48 KiB opts in first, as gpurun assumes). Registers and static
 shared memory from `--resources` are compared with the loaded function's attributes too.
 
-Usage: scripts/occupancy-gpu-check.py [--gpurun build/gpurun] [--out DIR]
-Prints one line per kernel and a summary; exit status 1 on any difference.
+Usage: scripts/occupancy-gpu-check.py [--gpurun build/gpurun] [--out DIR] [--record FILE]
+Prints one line per kernel and a summary; exit status 1 on any difference. --record keeps the
+kernels and the driver's answers for a subset of the cases in FILE (JSON), which a test compares
+with `gpurun compile --occupancy` on machines without a GPU (tests/data/occupancy/).
 """
 import argparse
 import concurrent.futures as futures
@@ -50,6 +52,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpurun", default="build/gpurun")
     ap.add_argument("--out", default="/tmp/occupancy-check")
+    ap.add_argument("--record", help="keep the kernels and the driver's answers in this JSON file")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     arch = "sm_" + cp.cuda.Device().compute_capability
@@ -86,6 +89,7 @@ def main():
 
     compared = differ = 0
     resource_differ = 0
+    recorded = []
     for name in sources:
         raw = module.get_function(name)
         # A RawKernel wraps the driver's function (CuPy 13: .kernel.ptr); older CuPy returned it.
@@ -108,6 +112,9 @@ def main():
                         ptr, block, dynamic)
                 except cp.cuda.driver.CUDADriverError:
                     driver = 0  # cannot launch with that much dynamic shared memory
+                if block in (64, 128, 256, 512, 1024) and dynamic in (0, 12000, 70000):
+                    recorded.append({"kernel": name, "block": block, "dynamic_shared": dynamic,
+                                     "active_blocks_per_sm": driver})
                 compared += 1
                 if driver != mine["active_blocks_per_sm"]:
                     differ += 1
@@ -121,6 +128,14 @@ def main():
           f"{compared - differ}/{compared} configurations equal to "
           f"cuOccupancyMaxActiveBlocksPerMultiprocessor; resources differ for {resource_differ} "
           f"of {len(sources)} kernels")
+    if args.record:
+        with open(args.record, "w") as f:
+            json.dump({"arch": arch, "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+                       "driver": cp.cuda.runtime.driverGetVersion(),
+                       "what": "cuOccupancyMaxActiveBlocksPerMultiprocessor for the kernels below, "
+                               "recorded by scripts/occupancy-gpu-check.py --record",
+                       "kernels_cu": open(path).read(), "cases": recorded}, f, indent=1)
+            f.write("\n")
     return 1 if differ or resource_differ else 0
 
 

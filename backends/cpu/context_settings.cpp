@@ -1,5 +1,8 @@
 #include "backends/cpu/context_settings.hpp"
 
+#include <cstdlib>
+#include <string>
+
 namespace gpurun::cpu {
 
 ContextSettings ContextSettings::from(const ContextOptions& options) {
@@ -15,7 +18,11 @@ ContextSettings ContextSettings::from(const ContextOptions& options) {
   s.leakcheck = given.leak_check;
   s.heap_bytes = given.heap_bytes.value_or(s.heap_bytes);
   s.max_findings = given.max_findings.value_or(s.max_findings);
-  s.engine = native::parse_engine(given.cpu_engine);
+  // --cpu-engine, else $GPURUN_CPU_ENGINE (a machine's or a CI job's default), else auto.
+  const char* from_environment = std::getenv("GPURUN_CPU_ENGINE");
+  s.engine = native::parse_engine(!given.cpu_engine.empty() || from_environment == nullptr
+                                      ? given.cpu_engine
+                                      : std::string(from_environment));
   return s;
 }
 

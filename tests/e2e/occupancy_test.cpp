@@ -1,5 +1,9 @@
 // End-to-end: `gpurun compile --occupancy` from the resources of a cubin NVRTC compiles for a
 // named architecture, no GPU involved; skips, saying why, without NVRTC.
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -60,6 +64,41 @@ TEST_F(OccupancyNvrtcE2E, AnArchitectureWithoutRulesIsAUsageError) {
       run_gpurun("compile tests/data/e2e/shared_tile.cu --arch sm_110 --occupancy --block 128");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("no occupancy rules for 'sm_110'"), std::string::npos) << r.err;
+}
+
+// The driver's own answers, recorded on an H100 (sm_90, the H200's architecture) by
+// scripts/occupancy-gpu-check.py --record: gpurun gives them without a GPU. Kernels span register
+// counts from 2 to 210, static shared memory up to 48 KiB and named barriers.
+TEST_F(OccupancyNvrtcE2E, EqualsTheDriversAnswersRecordedOnAGpu) {
+  const auto recorded =
+      nlohmann::json::parse(slurp(source_dir() / "tests/data/occupancy/sm_90_driver.json"));
+  const auto dir = temp_dir();
+  {
+    std::ofstream out(dir / "kernels.cu");
+    out << recorded.at("kernels_cu").get<std::string>();
+  }
+  std::size_t compared = 0;
+  for (const int block : {128, 512, 1024})
+    for (const int dynamic : {0, 70000}) {
+      const auto r = run_gpurun(fmt::format("compile '{}' --arch sm_90 --occupancy --json "
+                                            "--block {} --shared {}",
+                                            (dir / "kernels.cu").string(), block, dynamic));
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      std::map<std::string, int> ours;
+      const auto report = nlohmann::json::parse(r.out);
+      for (const auto& o : report.at("occupancy"))
+        ours[o.at("kernel").get<std::string>()] = o.at("active_blocks_per_sm").get<int>();
+      for (const auto& c : recorded.at("cases")) {
+        if (c.at("block") != block || c.at("dynamic_shared") != dynamic)
+          continue;
+        const std::string kernel = c.at("kernel");
+        SCOPED_TRACE(fmt::format("{} block {} dynamic {}", kernel, block, dynamic));
+        ASSERT_TRUE(ours.count(kernel));
+        EXPECT_EQ(ours[kernel], c.at("active_blocks_per_sm").get<int>());
+        ++compared;
+      }
+    }
+  EXPECT_EQ(compared, 36u * 6);
 }
 
 } // namespace
