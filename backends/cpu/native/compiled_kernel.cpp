@@ -39,7 +39,7 @@ constexpr Header k_headers[] = {
 // one numeric.hpp wrote, so the bits are the interpreter's.
 const std::vector<std::string>& flags() {
   static const std::vector<std::string> f{
-      "-x",          "c++",         "-std=c++20",    "-O2",     "-march=native",
+      "-x",          "c++",         "-std=c++20",    "-O3",     "-march=native",
       "-fPIC",       "-shared",     "-ffp-contract=off", "-fno-math-errno", "-fvisibility=hidden",
       "-w",          "-lm"};
   return f;

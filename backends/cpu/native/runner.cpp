@@ -157,10 +157,17 @@ bool BlockRunner::run_block(Dim3 index) {
       throw emu::Cancelled{};
     const std::uint32_t region = lowest;
     table.fast[region](&m_block, waiting == threads ? 1u : 0u);
-    lowest = native_abi::kDone;
-    waiting = 0;
-    for (std::uint32_t t = 0; t < threads; ++t) {
-      if (m_resume[t] != 0) [[unlikely]] {
+    // Plain loops over the threads (the compiler vectorizes them): any thread to resume, then
+    // the lowest region and how many threads wait there.
+    const std::uint32_t* const at = m_at.data();
+    const std::uint32_t* const resume = m_resume.data();
+    std::uint32_t any = 0;
+    for (std::uint32_t t = 0; t < threads; ++t)
+      any |= resume[t];
+    if (any != 0) [[unlikely]] {
+      for (std::uint32_t t = 0; t < threads; ++t) {
+        if (m_resume[t] == 0)
+          continue;
         const std::uint32_t site = m_resume[t];
         m_resume[t] = 0;
         if (table.resume[region](&m_block, t, site) != 0) {
@@ -168,14 +175,13 @@ bool BlockRunner::run_block(Dim3 index) {
           return false;
         }
       }
-      const std::uint32_t r = m_at[t];
-      if (r < lowest) {
-        lowest = r;
-        waiting = 1;
-      } else if (r == lowest) {
-        ++waiting;
-      }
     }
+    lowest = native_abi::kDone;
+    for (std::uint32_t t = 0; t < threads; ++t)
+      lowest = std::min(lowest, at[t]);
+    waiting = 0;
+    for (std::uint32_t t = 0; t < threads; ++t)
+      waiting += at[t] == lowest ? 1u : 0u;
     if (lowest == native_abi::kDone)
       return true;
   }
