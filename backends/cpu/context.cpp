@@ -248,7 +248,9 @@ void CpuContext::choose_engine(CpuFunction& function, const LaunchConfig& config
   }
   if (!state.native) {
     m_engine_reason = why;
-    m_engine_note = fmt::format("kernel '{}' ran on the interpreter: {}", function.name(), why);
+    // Asking for a sanitizer is asking for the interpreter: no warning for that (-v says it).
+    if (!sanitized)
+      m_engine_note = fmt::format("kernel '{}' ran on the interpreter: {}", function.name(), why);
   }
 }
 
@@ -370,8 +372,8 @@ std::string CpuContext::last_launch_engine() const {
     return {};
   if (m_job->state().native)
     return "compiled";
-  return m_engine_note.empty() ? "interpreted"
-                               : fmt::format("interpreted ({})", m_engine_reason);
+  return m_engine_reason.empty() ? "interpreted"
+                                 : fmt::format("interpreted ({})", m_engine_reason);
 }
 
 std::vector<std::string> CpuContext::last_launch_warnings() const {

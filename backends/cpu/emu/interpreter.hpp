@@ -79,6 +79,11 @@ private:
   int m_worker = 0;
 };
 
+/// Records, for the launch's warning, that the threads of `block` reached different numbers of
+/// block-wide barriers: `most_thread` (the first with the most) `most`, `fewest_thread` `fewest`.
+void record_barrier_mismatch(LaunchState& launch, Dim3 block, Dim3 most_thread,
+                             std::uint32_t most, Dim3 fewest_thread, std::uint32_t fewest);
+
 /// "(x,y,z)" of thread `lane` of warp `warp` in a block of shape `block`.
 [[nodiscard]] Dim3 thread_index(const Dim3& block, int warp, int lane) noexcept;
 

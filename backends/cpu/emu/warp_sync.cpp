@@ -254,17 +254,21 @@ void Interpreter::check_barrier_counts() {
         });
     return;
   }
-  const Dim3 t_most = thread_index(m_launch.block, most_warp, most_lane);
-  const Dim3 t_fewest = thread_index(m_launch.block, fewest_warp, fewest_lane);
+  record_barrier_mismatch(m_launch, b, thread_index(m_launch.block, most_warp, most_lane), most,
+                          thread_index(m_launch.block, fewest_warp, fewest_lane), fewest);
+}
+
+void record_barrier_mismatch(LaunchState& launch, Dim3 block, Dim3 most_thread,
+                             std::uint32_t most, Dim3 fewest_thread, std::uint32_t fewest) {
   std::string finding = fmt::format(
       "kernel '{}' block ({},{},{}): its threads reached different numbers of block-wide "
       "barriers (__syncthreads): thread ({},{},{}) {}, thread ({},{},{}) {} — a barrier in "
       "divergent code, undefined behaviour in CUDA (a GPU may hang, or release the barrier early)",
-      m_launch.kernel->name, b.x, b.y, b.z, t_most.x, t_most.y, t_most.z, most, t_fewest.x,
-      t_fewest.y, t_fewest.z, fewest);
-  std::lock_guard lock(m_launch.findings_mutex);
-  if (m_launch.barrier_mismatch_blocks++ == 0)
-    m_launch.barrier_mismatch = std::move(finding);
+      launch.kernel->name, block.x, block.y, block.z, most_thread.x, most_thread.y, most_thread.z,
+      most, fewest_thread.x, fewest_thread.y, fewest_thread.z, fewest);
+  std::lock_guard lock(launch.findings_mutex);
+  if (launch.barrier_mismatch_blocks++ == 0)
+    launch.barrier_mismatch = std::move(finding);
 }
 
 void Interpreter::warp_collective(Warp& w, const Inst& in, std::uint32_t exec) {

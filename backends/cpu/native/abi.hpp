@@ -8,7 +8,7 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 3;
+inline constexpr std::uint32_t kVersion = 4;
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;
@@ -70,6 +70,7 @@ struct Block {
   std::uint8_t* preds = nullptr;
   std::uint32_t* at = nullptr;     ///< per thread: the region it waits at, or kDone
   std::uint32_t* resume = nullptr; ///< per thread: 1 + the site the fast path left it at, or 0
+  std::uint32_t* barriers = nullptr; ///< per thread: the block-wide barriers it reached
   Window* sites = nullptr;         ///< per memory instruction: the window it last hit
   Window shared;                   ///< the block's shared memory
   // The first fault (set by translate): the thread (linear index) and the PTX line.

@@ -124,6 +124,7 @@ BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const Compile
   m_preds.assign(std::size_t{table.predicate_slots} * threads, 0);
   m_at.assign(threads, 0);
   m_resume.assign(threads, 0);
+  m_barriers.assign(threads, 0);
   // Empty windows: the first access of each site takes the exact path, which fills them in.
   m_sites.assign(std::max<std::uint32_t>(table.sites, 1), Window{});
   m_shared.assign(std::max<std::size_t>(block_shared_bytes(launch), 1), 0);
@@ -133,6 +134,7 @@ BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const Compile
   m_block.preds = m_preds.data();
   m_block.at = m_at.data();
   m_block.resume = m_resume.data();
+  m_block.barriers = m_barriers.data();
   m_block.sites = m_sites.data();
   m_block.shared = Window{emu::kSharedBase, block_shared_bytes(launch), m_shared.data()};
 }
@@ -145,6 +147,7 @@ bool BlockRunner::run_block(Dim3 index) {
   m_block.ctaid[2] = index.z;
   m_block.fault = 0;
   std::fill(m_at.begin(), m_at.end(), 0u);
+  std::fill(m_barriers.begin(), m_barriers.end(), 0u);
   // Shared memory starts zeroed on every block, as on the interpreter.
   std::fill(m_shared.begin(), m_shared.end(), std::uint8_t{0});
   // Every thread starts at the entry region; after each region ran, one pass over the threads
@@ -182,9 +185,33 @@ bool BlockRunner::run_block(Dim3 index) {
     waiting = 0;
     for (std::uint32_t t = 0; t < threads; ++t)
       waiting += at[t] == lowest ? 1u : 0u;
-    if (lowest == native_abi::kDone)
+    if (lowest == native_abi::kDone) {
+      check_barrier_counts(index);
       return true;
+    }
   }
+}
+
+void BlockRunner::check_barrier_counts(Dim3 index) {
+  std::uint32_t most = 0, fewest = ~0u, most_thread = 0, fewest_thread = 0;
+  for (std::uint32_t t = 0; t < m_abi.threads; ++t) {
+    const std::uint32_t n = m_barriers[t];
+    if (n > most) {
+      most = n;
+      most_thread = t;
+    }
+    if (n < fewest) {
+      fewest = n;
+      fewest_thread = t;
+    }
+  }
+  if (most == 0 || most == fewest)
+    return;
+  auto thread = [&](std::uint32_t t) {
+    return emu::thread_index(m_launch.block, static_cast<int>(t / 32), static_cast<int>(t % 32));
+  };
+  emu::record_barrier_mismatch(m_launch, index, thread(most_thread), most, thread(fewest_thread),
+                               fewest);
 }
 
 std::string BlockRunner::fault_location() const {

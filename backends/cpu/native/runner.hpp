@@ -24,6 +24,10 @@ public:
   [[nodiscard]] std::string fault_location() const;
 
 private:
+  /// At the end of a block: its threads must have reached the same number of block-wide
+  /// barriers; a mismatch is recorded for the launch's warning, as the interpreter words it.
+  void check_barrier_counts(Dim3 index);
+
   emu::LaunchState& m_launch;
   std::shared_ptr<const CompiledKernel> m_kernel;
   native_abi::Launch m_abi;
@@ -33,6 +37,7 @@ private:
   std::vector<std::uint8_t> m_preds;
   std::vector<std::uint32_t> m_at;
   std::vector<std::uint32_t> m_resume;
+  std::vector<std::uint32_t> m_barriers;
   std::vector<native_abi::Window> m_sites;
   std::vector<std::uint8_t> m_shared;
 };

@@ -929,7 +929,11 @@ private:
         falls_through = !guard.empty();
         break;
       case Control::bar_sync:
+        // Each thread counts the block-wide barriers it reached, as the interpreter does, for
+        // the warning about a barrier in divergent code.
         text = leave(pc + 1 < m_function.end ? pc + 1 : native_done, mode);
+        if (mode != Mode::check)
+          text = "{ ++Bc[t]; " + text + " }";
         falls_through = false;
         break;
       default:
@@ -1164,7 +1168,8 @@ private:
         "  std::uint8_t* const P = B->preds;\n"
         "  std::uint32_t* const At = B->at;\n"
         "  std::uint32_t* const Rs = B->resume;\n"
-        "  (void)At; (void)Rs; (void)R; (void)R32; (void)P; (void)bx; (void)by; (void)bz; (void)cx; (void)cy; (void)cz;\n";
+        "  std::uint32_t* const Bc = B->barriers;\n"
+        "  (void)At; (void)Rs; (void)Bc; (void)R; (void)R32; (void)P; (void)bx; (void)by; (void)bz; (void)cx; (void)cy; (void)cz;\n";
     auto params_copy = [&] {
       const std::uint32_t bytes = std::max<std::uint32_t>(m_function.kernel_param_bytes, 1);
       return m_region_reads_params
