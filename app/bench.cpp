@@ -30,6 +30,7 @@
 #include "output/plot.hpp"
 #include "output/printer.hpp"
 #include "output/progress_line.hpp"
+#include "pipeline/counters.hpp"
 #include "pipeline/language.hpp"
 #include "pipeline/spec.hpp"
 #include "pipeline/target.hpp"
@@ -79,10 +80,16 @@ bool is_json_file(const std::string& path) {
   return fs::path(path).extension() == ".json";
 }
 
-// --backend and --device say where the suite runs; every other run parameter describes the
-// kernel-file form's case.
+// --backend and --device say where the suite runs; --metrics what is counted of every case;
+// every other run parameter describes the kernel-file form's case.
 bool selects_device(const RunParameter& p) {
   return p.name == "backend" || p.name == "device";
+}
+
+/// What a suite's every case takes from the command line besides the device: --metrics (after a
+/// case's own "metrics").
+bool measures_every_case(const RunParameter& p) {
+  return p.name == "metrics";
 }
 
 bench::Suite load_suite(const CLI::App& cmd, const BenchCommandOptions& o) {
@@ -99,7 +106,8 @@ bench::Suite load_suite(const CLI::App& cmd, const BenchCommandOptions& o) {
   }
   std::vector<std::string_view> case_only;
   for (const auto& given : case_flags.values)
-    case_only.push_back(given.first->flag());
+    if (!measures_every_case(*given.first))
+      case_only.push_back(given.first->flag());
   if (cmd.count("--bytes") != 0)
     case_only.push_back("--bytes");
   if (cmd.count("--flops") != 0)
@@ -262,6 +270,11 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   const bench::Suite suite = o.file.empty() ? p2p_only : load_suite(cmd, o);
   std::vector<bench::BenchCase> cases =
       o.file.empty() ? std::vector<bench::BenchCase>{} : bench::expand(suite, axes, o.filter);
+  if (is_json_file(o.file))
+    for (const auto& [parameter, texts] : o.parameters.given().values)
+      if (measures_every_case(*parameter))
+        for (auto& c : cases)
+          c.request.metrics.insert(c.request.metrics.end(), texts.begin(), texts.end());
   const auto shard = take_shard(cmd, o, cases);
   if (o.list) {
     for (const auto& c : cases)
@@ -284,6 +297,10 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
                 [](const auto& given) { return !selects_device(*given.first); });
   apply_flags(where, where_flags);
   const Target target = select_target(env.registry, {where.backend, where.device, language});
+  // --metrics: read before anything runs (a malformed name fails now); `list` shows the device's.
+  for (const auto& c : cases)
+    if (!c.error && print_metric_catalog(parse_metrics(c.request.metrics), target, o.json_file == "-"))
+      return;
   // --devices (and --p2p): devices of the selected backend; --p2p alone takes all of them.
   std::vector<Target> targets;
   if (cmd.count("--devices") != 0 || o.p2p) {

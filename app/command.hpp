@@ -11,6 +11,8 @@
 namespace gpurun {
 class BackendRegistry;
 class Context;
+struct MetricSelection;
+struct Target;
 
 struct CommandEnv {
   BackendRegistry& registry;
@@ -33,6 +35,11 @@ struct CommandEnv {
 /// says (the CPU backend), and an estimate of the time left (app/run.cpp; also threads --run).
 [[nodiscard]] std::function<std::string()> launch_status(const Context& context,
                                                          const std::string& kernel);
+
+/// `--metrics list`: prints the metrics `target`'s device offers (JSON with `json`) and returns
+/// true; false, printing nothing, when the selection is not `list` (app/run.cpp; also bench).
+[[nodiscard]] bool print_metric_catalog(const MetricSelection& metrics, const Target& target,
+                                        bool json);
 
 void add_run_command(CLI::App& app, CommandEnv& env);     // app/run.cpp (also the default)
 void add_devices_command(CLI::App& app, CommandEnv& env); // app/devices.cpp

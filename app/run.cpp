@@ -3,6 +3,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "app/command.hpp"
 #include "app/run_options.hpp"
@@ -15,7 +16,9 @@
 #include "output/printer.hpp"
 #include "output/progress_line.hpp"
 #include "output/run_report.hpp"
+#include "output/counter_report.hpp"
 #include "pipeline/collect.hpp"
+#include "pipeline/counters.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/language.hpp"
 #include "pipeline/prepare.hpp"
@@ -44,6 +47,18 @@ std::string run_junit(const RunOutcome& o) {
 }
 
 } // namespace
+
+bool print_metric_catalog(const MetricSelection& metrics, const Target& target, bool json) {
+  if (!metrics.list)
+    return false;
+  const auto context = target.device->create_context(ContextOptions{});
+  const MetricCatalog catalog = context->metric_catalog();
+  if (json)
+    std::cout << catalog_json(catalog).dump(2) << '\n';
+  else
+    std::cout << catalog_text(catalog);
+  return true;
+}
 
 ProgressLine::Status launch_status(const Context& context, const std::string& kernel) {
   return [&context, kernel] {
@@ -94,6 +109,9 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
         env.registry, {request.backend, request.device, detect_language(request.source)});
     const double select_ms = ms_since_process_start() - select_start;
     trace("backend selected");
+    const MetricSelection metrics = parse_metrics(request.metrics);
+    if (print_metric_catalog(metrics, target, request.json))
+      exit_without_teardown(0);
     DeviceOutputSink device_output;
     if (request.json) {
       // stdout carries the JSON document alone: device printf goes into it.
@@ -125,6 +143,13 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
       execute(run, request.timeout_s);
       collect(run, request);
       execute_timed(run, request.repeat - 1, request.timeout_s);
+      if (!metrics.empty()) {
+        progress.show(fmt::format("counting {} metrics of {}", metrics.metrics.size(),
+                                  run.outcome.kernel));
+        run.outcome.counters = measure_counters(run, metrics, request.timeout_s);
+        if (metrics.roofline)
+          run.outcome.roofline = roofline_from_counters(*run.outcome.counters);
+      }
     }
     if (options->verbose && !request.json)
       if (const std::string engine = run.context->last_launch_engine(); !engine.empty())

@@ -250,6 +250,43 @@ struct LaunchProgress {
   double seconds = 0;
 };
 
+/// One hardware counter metric of one launch, by Nsight Compute's name ("dram__bytes.sum").
+struct MetricValue {
+  std::string name;
+  double value = 0;
+  std::string unit; ///< "byte", "%", "cycle/second"; empty for a plain number
+};
+
+/// What Context::measure_counters collects.
+struct CounterRequest {
+  std::vector<std::string> metrics; ///< the device's metric names, checked by the backend
+  /// Called before every pass, the stream idle: puts the kernel's memory back as it was before
+  /// the first, so that each pass replays the same launch. The backend then leaves the caches
+  /// holding none of the kernel's data (CUDA: the L2 clean, backends/cuda/l2_clean.hpp).
+  std::function<void()> before_pass;
+  std::optional<double> timeout_s; ///< watchdog of each pass's synchronize
+};
+
+/// The counters of one launch, replayed over as many passes as the metrics need.
+struct CounterReport {
+  std::vector<MetricValue> values; ///< in the order asked for
+  int passes = 0;
+  std::string collector; ///< "CUPTI 13.0 range profiler, GH100"
+};
+
+/// A metric a device offers (`--metrics list`).
+struct MetricInfo {
+  std::string name; ///< "dram__bytes"
+  std::string kind; ///< "counter", "ratio", "throughput"
+  std::string unit; ///< "byte"
+  std::string description;
+};
+
+struct MetricCatalog {
+  std::string collector; ///< as in CounterReport
+  std::vector<MetricInfo> metrics;
+};
+
 /// A context with one stream: allocation, copies, compile, launch, synchronize.
 class Context {
 public:
@@ -327,6 +364,24 @@ public:
   /// Optional hook; default: none (a GPU does not say).
   [[nodiscard]] virtual std::optional<LaunchProgress> launch_progress() const {
     return std::nullopt;
+  }
+
+  /// The hardware counters of one launch of `fn`, launched once per pass the metrics need (the
+  /// stream otherwise idle). Throws Error(usage) naming a metric the device does not have,
+  /// Error(unavailable) where the backend or machine cannot count. Optional hook; default:
+  /// unavailable.
+  [[nodiscard]] virtual CounterReport measure_counters(Function& /*fn*/,
+                                                       const LaunchConfig& /*config*/,
+                                                       const ArgPack& /*args*/,
+                                                       const CounterRequest& /*request*/) {
+    throw unavailable_error("--metrics: this backend has no hardware counters (they are read "
+                            "through CUPTI on the cuda backend)");
+  }
+  /// The metrics measure_counters can collect on this device. Optional hook; default:
+  /// unavailable, as measure_counters.
+  [[nodiscard]] virtual MetricCatalog metric_catalog() {
+    throw unavailable_error("--metrics: this backend has no hardware counters (they are read "
+                            "through CUPTI on the cuda backend)");
   }
 };
 

@@ -77,6 +77,8 @@ void CaseSampler::step() {
        m_result.wall_s - m_last_clock_read_s >= k_clock_read_interval_s || m_throttled)) {
     m_last_clock_read_s = m_result.wall_s;
     const ClockReading reading = m_clocks->read();
+    m_last_clock_mhz = reading.sm_clock_mhz;
+    m_last_power_w = m_clocks->power_w();
     ClockSummary& c = *m_result.clocks;
     c.min_mhz = c.readings == 0 ? reading.sm_clock_mhz : std::min(c.min_mhz, reading.sm_clock_mhz);
     m_clock_sum += reading.sm_clock_mhz;
@@ -95,6 +97,10 @@ void CaseSampler::step() {
   }
   m_result.wall_s += seconds_since(start);
   if (keep) {
+    if (m_clocks != nullptr && m_result.clocks) {
+      m_result.sample_clock_mhz.push_back(m_last_clock_mhz);
+      m_result.sample_power_w.push_back(m_last_power_w);
+    }
     m_result.samples_s.push_back(value);
     m_criterion.add(value, m_result.wall_s);
   }

@@ -47,6 +47,11 @@ struct Measurement {
   std::vector<double> batch_samples_s;
   int batch_launches = 0; ///< launches per batch sample (0: no batch measurement)
   std::optional<ClockSummary> clocks;
+  /// NVML's readings in force when each kept sample was taken (the latest, read at most every
+  /// 5 ms), one per entry of samples_s; empty without NVML (the report's `clocks` says why). A
+  /// power entry is nullopt where the device does not report power.
+  std::vector<double> sample_clock_mhz;
+  std::vector<std::optional<double>> sample_power_w;
   std::optional<double> energy_j; ///< used while sampling
   std::optional<double> power_w;  ///< mean over the sampling
   double wall_s = 0;              ///< time spent sampling this case
@@ -83,6 +88,8 @@ private:
   std::optional<StopReason> m_stop;
   Measurement m_result;
   double m_clock_sum = 0;
+  double m_last_clock_mhz = 0;
+  std::optional<double> m_last_power_w;
   double m_last_clock_read_s = -1;
   bool m_throttled = false;
   std::optional<double> m_energy_start;

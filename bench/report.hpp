@@ -10,6 +10,7 @@
 #include "bench/axes.hpp"
 #include "bench/measure.hpp"
 #include "bench/statistics.hpp"
+#include "pipeline/roofline.hpp"
 
 namespace gpurun::bench {
 
@@ -32,6 +33,11 @@ struct CaseResult {
   std::optional<double> peak_fraction;          ///< of the device's theoretical bandwidth
   std::optional<double> measured_peak_fraction; ///< of `bench --peak`'s measured bandwidth
   std::optional<double> gflops;                 ///< flops / median
+  /// --metrics: the hardware counters of one launch, collected after the samples.
+  std::optional<CounterReport> counters;
+  /// Where the case sits on the roofline: from its counters with the roofline preset, else from
+  /// its declared bytes and flops (fp32 roof), timed by its median.
+  std::optional<RooflinePoint> roofline;
   std::size_t outliers = 0;
   std::vector<std::string> warnings;
   std::string device;    ///< the model of the device that measured the case ("NVIDIA H200")
@@ -118,6 +124,9 @@ struct BenchReport {
   bool hold = true;       ///< samples were taken behind a stream hold
   StoppingRules rules;
   std::string clocks;                  ///< "nvml" or "unavailable: <reason>"
+  /// The device's roofs: from the counters of the roofline preset when collected, else from its
+  /// properties and default SM clock; empty when neither is known (the CPU backend).
+  std::optional<Roofline> roofline;
   std::vector<std::string> axis_names; ///< every axis of every case, in first-seen order
   std::vector<CaseResult> cases;
   std::optional<ShardInfo> shard;    ///< when the report holds one shard of the suite

@@ -1,5 +1,7 @@
 #include "bench/result_json.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <unordered_set>
@@ -11,6 +13,7 @@
 #include "base/json_fields.hpp"
 #include "base/json_read.hpp"
 #include "bench/statistics.hpp"
+#include "pipeline/counters.hpp"
 
 namespace gpurun::bench {
 
@@ -61,6 +64,13 @@ ordered_json case_json(const CaseResult& c, const BenchReport& report) {
     g["sm_clock_mhz"] = {{"min", m.clocks->min_mhz},
                          {"mean", m.clocks->mean_mhz},
                          {"default", m.clocks->default_mhz}};
+  if (!m.sample_clock_mhz.empty()) {
+    g["sample_sm_clock_mhz"] = m.sample_clock_mhz;
+    ordered_json power = ordered_json::array();
+    for (const auto& w : m.sample_power_w)
+      power.push_back(optional_number(w));
+    g["sample_power_w"] = power;
+  }
   g["energy_j"] = optional_number(m.energy_j);
   g["power_w"] = optional_number(m.power_w);
   g["bytes"] = optional_number(c.bytes);
@@ -69,6 +79,10 @@ ordered_json case_json(const CaseResult& c, const BenchReport& report) {
   g["peak_fraction"] = optional_number(c.peak_fraction);
   g["measured_peak_fraction"] = optional_number(c.measured_peak_fraction);
   g["gflops"] = optional_number(c.gflops);
+  if (c.counters)
+    g["counters"] = ordered_json(counters_json(*c.counters));
+  if (c.roofline)
+    g["roofline"] = ordered_json(roofline_point_json(*c.roofline));
   g["outliers"] = c.outliers;
   g["wall_s"] = m.wall_s;
   g["warnings"] = c.warnings;
@@ -147,6 +161,8 @@ ordered_json context_json(const BenchReport& report) {
                       {"min_time_s", report.rules.min_time_s},
                       {"timeout_s", report.rules.timeout_s},
                       {"clocks", report.clocks}};
+  if (report.roofline)
+    gpurun["roofline"] = ordered_json(roofline_json(*report.roofline));
   if (report.multi_device()) {
     ordered_json devices = ordered_json::array();
     for (const auto& d : report.devices)
@@ -372,6 +388,50 @@ MergeRecord read_merged(const JsonFields& m) {
   return r;
 }
 
+Roofline read_roofline(const JsonFields& f) {
+  Roofline r;
+  r.bandwidth_bytes_per_s = f.number("bandwidth_bytes_per_s").value_or(0);
+  r.source = f.text_or_empty("source");
+  if (const json* compute = f.object("compute_flops_per_s"))
+    for (const auto& [precision, value] : compute->items())
+      if (value.is_number())
+        r.compute.push_back({precision, value.get<double>()});
+  // fp32 first, as the roofs are made.
+  std::stable_sort(r.compute.begin(), r.compute.end(), [](const auto& a, const auto& b) {
+    return a.precision == "fp32" && b.precision != "fp32";
+  });
+  return r;
+}
+
+CounterReport read_counters(const JsonFields& f) {
+  CounterReport c;
+  c.collector = f.text_or_empty("collector");
+  c.passes = static_cast<int>(f.count("passes").value_or(0));
+  if (const json* metrics = f.object("metrics"))
+    for (const auto& [name, entry] : metrics->items()) {
+      const JsonFields m(f.label(), entry, fmt::format("{}.{}", f.field("metrics"), name));
+      c.values.push_back({name, m.number("value").value_or(std::nan("")),
+                          m.text_or_empty("unit")});
+    }
+  return c;
+}
+
+RooflinePoint read_roofline_point(const JsonFields& f) {
+  RooflinePoint p;
+  p.precision = f.text_or_empty("precision");
+  p.flops = f.number("flops").value_or(0);
+  p.bytes = f.number("bytes").value_or(0);
+  p.seconds = f.number("seconds").value_or(0);
+  p.intensity = f.number("intensity").value_or(0);
+  p.achieved_flops_per_s = f.number("achieved_flops_per_s").value_or(0);
+  p.roof_flops_per_s = f.number("roof_flops_per_s").value_or(0);
+  p.fraction = f.number("fraction").value_or(0);
+  p.ridge = f.number("ridge").value_or(0);
+  p.bound = f.text_or_empty("bound");
+  p.source = f.text_or_empty("source");
+  return p;
+}
+
 void read_context(const JsonFields& context, BenchReport& report) {
   report.date = context.text_or_empty("date");
   report.host_name = context.text_or_empty("host_name");
@@ -397,6 +457,8 @@ void read_context(const JsonFields& context, BenchReport& report) {
   report.rules.min_time_s = g.number("min_time_s").value_or(report.rules.min_time_s);
   report.rules.timeout_s = g.number("timeout_s").value_or(report.rules.timeout_s);
   report.clocks = g.text_or_empty("clocks");
+  if (const json* roofline = g.object("roofline"))
+    report.roofline = read_roofline(JsonFields(g.label(), *roofline, g.field("roofline")));
   if (const json* devices = g.array("devices"))
     for (std::size_t i = 0; i < devices->size(); ++i)
       report.devices.push_back(read_device(
@@ -456,6 +518,10 @@ CaseResult read_case(const JsonFields& entry, const JsonFields& g) {
     m.clocks = ClockSummary{k.number("min").value_or(0), k.number("mean").value_or(0),
                             k.number("default").value_or(0), 0};
   }
+  m.sample_clock_mhz = numbers(g, "sample_sm_clock_mhz");
+  if (const json* power = g.array("sample_power_w"))
+    for (const json& w : *power)
+      m.sample_power_w.push_back(w.is_number() ? std::optional(w.get<double>()) : std::nullopt);
   m.energy_j = g.number("energy_j");
   m.power_w = g.number("power_w");
   c.bytes = g.number("bytes");
@@ -464,6 +530,10 @@ CaseResult read_case(const JsonFields& entry, const JsonFields& g) {
   c.peak_fraction = g.number("peak_fraction");
   c.measured_peak_fraction = g.number("measured_peak_fraction");
   c.gflops = g.number("gflops");
+  if (const json* counters = g.object("counters"))
+    c.counters = read_counters(JsonFields(g.label(), *counters, g.field("counters")));
+  if (const json* roofline = g.object("roofline"))
+    c.roofline = read_roofline_point(JsonFields(g.label(), *roofline, g.field("roofline")));
   c.outliers = g.count("outliers").value_or(0);
   m.wall_s = g.number("wall_s").value_or(0);
   c.warnings = texts(g, "warnings");

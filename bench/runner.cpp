@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "pipeline/collect.hpp"
+#include "pipeline/counters.hpp"
 #include "pipeline/execute.hpp"
 #include "pipeline/prepare.hpp"
 
@@ -124,6 +125,11 @@ void annotate(CaseResult& r, const BenchReport& report, const MeasureOptions& op
     }
     if (r.flops)
       r.gflops = *r.flops / median_s / 1e9;
+    if (r.bytes && r.flops && report.roofline)
+      if (auto point = place(*report.roofline, "fp32", *r.flops, *r.bytes, median_s)) {
+        point->source = "declared";
+        r.roofline = point;
+      }
   }
   r.outliers = outliers(m.samples_s).size();
 
@@ -200,6 +206,9 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
   std::string why_no_clocks;
   std::unique_ptr<ClockMonitor> clocks = target.device->clock_monitor(why_no_clocks);
   report.clocks = clocks ? "nvml" : "unavailable: " + why_no_clocks;
+  if (!report.roofline)
+    report.roofline =
+        device_roofline(props, clocks ? clocks->default_sm_clock_mhz() : props.clock_khz / 1e3);
 
   // A device that cannot make a context can do nothing more; the caller hears which cases it
   // held unfinished: the one being prepared or sampled, and those waiting their turn.
@@ -265,11 +274,37 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
       return std::nullopt;
     }
   };
+  // --metrics: counters in passes of their own, after the samples, so that none is disturbed.
+  auto count_case = [&](Prepared& p) {
+    const MetricSelection metrics = parse_metrics(cases[p.index].request.metrics);
+    if (metrics.empty())
+      return;
+    CaseResult& r = report.cases[p.index];
+    r.counters = measure_counters(*p.run, metrics, options.measure.launch_timeout_s);
+    if (!metrics.roofline)
+      return;
+    const auto seconds = r.summary.median > 0 ? std::optional(r.summary.median) : std::nullopt;
+    if (auto placed = roofline_from_counters(*r.counters, seconds)) {
+      r.roofline = placed->point;
+      if (!report.roofline || report.roofline->source != "counters")
+        report.roofline = placed->roofline;
+    }
+  };
   auto finish_case = [&](Prepared& p) {
     CaseResult& r = report.cases[p.index];
     r.ok = true;
     r.measurement = p.sampler->finish();
     annotate(r, report, options.measure);
+    try {
+      count_case(p);
+    } catch (const Error& e) {
+      // A fault in a replay is the case's; a metric the device lacks or a machine that cannot
+      // count ends the command, as every case would fail alike.
+      if (!is_device_failure(e))
+        throw;
+      fail(p.index, reason_of(e), failure_of(e));
+      session.reset();
+    }
   };
   auto step = [&](Prepared& p) -> bool {
     try {

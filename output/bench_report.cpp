@@ -124,6 +124,17 @@ std::string bench_markdown(const BenchReport& report) {
   }
   if (any_of_cases(report, [](const CaseResult& c) { return c.gflops.has_value(); }))
     add("GFLOP/s", true, [](const CaseResult& c) { return throughput(c.gflops); });
+  if (any_of_cases(report, [](const CaseResult& c) { return c.roofline.has_value(); })) {
+    add("flop/byte", true, [](const CaseResult& c) {
+      return c.roofline ? fmt::format("{:.3g}", c.roofline->intensity) : std::string();
+    });
+    add("% roof", true, [](const CaseResult& c) {
+      return c.roofline ? percent(c.roofline->fraction) : std::string();
+    });
+    add("bound", false, [](const CaseResult& c) {
+      return c.roofline ? c.roofline->bound : std::string();
+    });
+  }
   if (report.multi_device())
     add("device", true, [](const CaseResult& c) {
       return c.device_index < 0 ? std::string("-") : std::to_string(c.device_index);

@@ -11,6 +11,7 @@
 #include "output/bench_report.hpp"
 #include "output/color.hpp"
 #include "output/comparison_report.hpp"
+#include "output/counter_report.hpp"
 #include "output/run_report.hpp"
 #include "output/thread_report.hpp"
 #include "output/thread_rows.hpp"
@@ -184,7 +185,12 @@ void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
                report.backend, report.device_index, report.device, report.mode,
                100 * report.rules.max_noise, report.clocks);
     print_peak(report);
+    if (report.roofline)
+      out() << roofs_line(*report.roofline);
     out() << '\n' << bench_markdown(report);
+    for (const auto& c : report.cases)
+      if (c.counters)
+        out() << '\n' << c.name << ": " << counters_text(*c.counters);
   } else {
     fmt::print(out(), "{} on {} device{} of {} · {} · noise ≤ {:.2g}% · {} in all\n", report.suite,
                report.devices.size(), report.devices.size() == 1 ? "" : "s", report.backend,

@@ -302,7 +302,11 @@ void check_plot_target(const std::filesystem::path& path, std::string_view flag)
         "{} {}: gnuplot is not installed (Debian: apt install gnuplot-nox)", flag, path.string()));
 }
 
-void write_plot_svg(const PlotData& plot, const std::filesystem::path& path) {
+namespace {
+
+/// Runs gnuplot on the script `script_for` writes for a temporary SVG, then puts that SVG at
+/// `path` atomically.
+template <class ScriptFor> void draw_svg(const ScriptFor& script_for, const std::filesystem::path& path) {
   const auto gnuplot = proc::find_program("gnuplot");
   if (!gnuplot)
     throw unavailable_error(fmt::format(
@@ -314,7 +318,7 @@ void write_plot_svg(const PlotData& plot, const std::filesystem::path& path) {
   const RemoveOnSignal remove_dir(dir.path(), RemoveOnSignal::Kind::folder);
   const RemoveOnSignal remove_script(script);
   const RemoveOnSignal remove_svg(svg);
-  write_file_atomic(script, gnuplot_script(plot, svg));
+  write_file_atomic(script, script_for(svg));
   const std::vector<std::string> argv{gnuplot->string(), script.string()};
   const proc::Finished done = proc::run(argv);
   if (!done.started || done.exit_code != 0 || !std::filesystem::is_regular_file(svg))
@@ -326,6 +330,98 @@ void write_plot_svg(const PlotData& plot, const std::filesystem::path& path) {
     throw unavailable_error(
         fmt::format("--plot {}: cannot read what gnuplot drew: {}", path.string(), why));
   write_file_atomic(path, *text);
+}
+
+} // namespace
+
+void write_plot_svg(const PlotData& plot, const std::filesystem::path& path) {
+  draw_svg([&](const std::filesystem::path& svg) { return gnuplot_script(plot, svg); }, path);
+}
+
+RooflinePlotData make_roofline_plot(const bench::BenchReport& report, std::string_view label) {
+  if (!report.roofline)
+    invalid(label, "no roofline: the device's roofs are unknown (bench --metrics roofline on a "
+                   "CUDA GPU, or cases with bytes and flops on a GPU whose peaks gpurun knows)");
+  RooflinePlotData plot;
+  plot.roofline = *report.roofline;
+  plot.title = fmt::format("{} on {}: roofline ({})", report.suite, report.device,
+                           report.roofline->source);
+  for (const bench::CaseResult& c : report.cases) {
+    if (!c.ok || !c.roofline || !(c.roofline->intensity > 0) ||
+        !(c.roofline->achieved_flops_per_s > 0) || !std::isfinite(c.roofline->intensity)) {
+      ++plot.skipped;
+      continue;
+    }
+    plot.points.push_back({c.name, c.roofline->precision, c.roofline->intensity,
+                           c.roofline->achieved_flops_per_s / 1e9});
+  }
+  if (plot.points.empty())
+    invalid(label, "no case has a point on the roofline (cases need counted or declared bytes "
+                   "and flops)");
+  return plot;
+}
+
+std::string roofline_gnuplot_script(const RooflinePlotData& plot,
+                                    const std::filesystem::path& svg_path) {
+  const Roofline& r = plot.roofline;
+  const double bw_gbs = r.bandwidth_bytes_per_s / 1e9;
+  // The x range spans the points and every ridge, a decade beyond on each side.
+  double lo = plot.points.front().intensity;
+  double hi = lo;
+  for (const auto& p : plot.points) {
+    lo = std::min(lo, p.intensity);
+    hi = std::max(hi, p.intensity);
+  }
+  double top = 0;
+  for (const ComputeRoof& c : r.compute) {
+    const double ridge = c.flops_per_s / r.bandwidth_bytes_per_s;
+    lo = std::min(lo, ridge);
+    hi = std::max(hi, ridge);
+    top = std::max(top, c.flops_per_s / 1e9);
+  }
+  lo = std::pow(10.0, std::floor(std::log10(lo)) - 1);
+  hi = std::pow(10.0, std::ceil(std::log10(hi)) + 1);
+  double bottom = lo * bw_gbs;
+  for (const auto& p : plot.points)
+    bottom = std::min(bottom, p.gflops);
+  bottom = std::pow(10.0, std::floor(std::log10(bottom)));
+  top = std::pow(10.0, std::ceil(std::log10(top)) + 0.3);
+
+  std::string s;
+  s += "set terminal svg size 960,620 dynamic enhanced font 'sans,12' background '#ffffff'\n";
+  s += fmt::format("set output {}\n", gnuplot_string(svg_path.string()));
+  s += fmt::format("set title {} noenhanced\n", gnuplot_string(plot.title));
+  s += "set xlabel 'arithmetic intensity (flop/byte of DRAM traffic)'\n";
+  s += "set ylabel 'performance (GFLOP/s)'\n";
+  s += "set grid\nset key outside right top noenhanced\nset logscale xy 10\n";
+  s += "set samples 1000\n";
+  s += fmt::format("set xrange [{:.6g}:{:.6g}]\nset yrange [{:.6g}:{:.6g}]\n", lo, hi, bottom, top);
+  s += fmt::format("bw = {:.17g}\n", bw_gbs);
+  std::vector<std::string> parts;
+  static constexpr const char* roof_colors[] = {"#c00000", "#0050a0", "#008040", "#806000"};
+  for (std::size_t i = 0; i < r.compute.size(); ++i) {
+    const double peak = r.compute[i].flops_per_s / 1e9;
+    parts.push_back(fmt::format(
+        "(x * bw < {0:.17g} ? x * bw : {0:.17g}) with lines linewidth 2 dashtype {1} linecolor "
+        "rgb '{2}' title {3}",
+        peak, i + 1, roof_colors[i % 4],
+        gnuplot_string(fmt::format("{} roof {} ({} DRAM)", r.compute[i].precision,
+                                   format_si(peak * 1e9) + "FLOP/s",
+                                   format_si(r.bandwidth_bytes_per_s) + "B/s"))));
+  }
+  for (std::size_t i = 0; i < plot.points.size(); ++i) {
+    const auto& p = plot.points[i];
+    s += fmt::format("$p{} << EOD\n{:.17g} {:.17g}\nEOD\n", i, p.intensity, p.gflops);
+    parts.push_back(fmt::format("$p{} using 1:2 with points pointtype 7 pointsize 1.3 title {}", i,
+                                gnuplot_string(fmt::format("{} ({})", p.title, p.precision))));
+  }
+  s += "plot " + fmt::format("{}", fmt::join(parts, ", \\\n     ")) + "\n";
+  return s;
+}
+
+void write_roofline_svg(const RooflinePlotData& plot, const std::filesystem::path& path) {
+  draw_svg([&](const std::filesystem::path& svg) { return roofline_gnuplot_script(plot, svg); },
+           path);
 }
 
 } // namespace gpurun

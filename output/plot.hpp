@@ -69,4 +69,27 @@ void check_plot_target(const std::filesystem::path& path, std::string_view flag)
 /// installed or fails (with its message).
 void write_plot_svg(const PlotData& plot, const std::filesystem::path& path);
 
+/// A roofline plot (`gpurun plot --roofline`): the device's roofs, log-log, one point per case.
+struct RooflinePlotData {
+  struct Point {
+    std::string title;     ///< the case's full name ("copy/N:1048576")
+    std::string precision; ///< the roof it is set against
+    double intensity = 0;  ///< flop/byte
+    double gflops = 0;     ///< achieved
+  };
+  std::string title; ///< "stream on NVIDIA H200: roofline (counters)"
+  Roofline roofline;
+  std::vector<Point> points;
+  std::size_t skipped = 0; ///< cases without a point: skipped, no roofline, or no flops
+};
+
+/// The roofline plot of a bench report. Throws usage Error naming `label` when the report has no
+/// roofs (run the suite with --metrics roofline, or on a GPU with declared bytes and flops) or
+/// no case with a point.
+[[nodiscard]] RooflinePlotData make_roofline_plot(const bench::BenchReport& report,
+                                                  std::string_view label);
+[[nodiscard]] std::string roofline_gnuplot_script(const RooflinePlotData& plot,
+                                                  const std::filesystem::path& svg_path);
+void write_roofline_svg(const RooflinePlotData& plot, const std::filesystem::path& path);
+
 } // namespace gpurun

@@ -12,6 +12,8 @@
 #include "base/error.hpp"
 #include "base/format.hpp"
 #include "output/color.hpp"
+#include "output/counter_report.hpp"
+#include "pipeline/counters.hpp"
 
 namespace gpurun {
 using nlohmann::json;
@@ -216,6 +218,10 @@ std::string render_results(const RunOutcome& o, const std::string& print_selecti
       parts.push_back(name + " " + stat_text(name, value));
     out += fmt::format("stats: {}\n", fmt::join(parts, " · "));
   }
+  if (o.counters)
+    out += counters_text(*o.counters);
+  if (o.roofline)
+    out += roofline_text(o.roofline->point);
   if (o.status != "ok")
     out += fmt::format("status: {}\n", o.status);
   return out;
@@ -318,6 +324,12 @@ json to_json(const RunOutcome& o) {
   }
   j["checks"] = std::move(checks);
   j["stats"] = o.stats;
+  if (o.counters)
+    j["counters"] = counters_json(*o.counters);
+  if (o.roofline) {
+    j["roofline"] = roofline_point_json(o.roofline->point);
+    j["roofline"]["roofs"] = roofline_json(o.roofline->roofline);
+  }
   j["status"] = o.status;
   j["exit_code"] = static_cast<int>(o.status == "ok" ? ExitCode::ok : ExitCode::check_failed);
   if (o.device_output)

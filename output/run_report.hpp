@@ -20,7 +20,8 @@ inline constexpr std::size_t k_json_max_values = 1024;
 
 /// Everything after the launch line: the selected buffers ("outputs" — the default, "all",
 /// "none" or comma-separated names; outputs print before and after, inputs once), the checks
-/// with their first mismatches, the timings line and the stats. Throws Error(usage) for a name in
+/// with their first mismatches, the timings line, the stats, and the counters and roofline of
+/// --metrics. Throws Error(usage) for a name in
 /// `print_selection` that is not a buffer of the run. With `color`, ok and FAILED are coloured.
 [[nodiscard]] std::string render_results(const RunOutcome& outcome,
                                          const std::string& print_selection, bool color = false);
@@ -29,7 +30,8 @@ inline constexpr std::size_t k_json_max_values = 1024;
 /// shared_bytes, attributes, timings_ms {init, compile, cache_hit, h2d, kernel, kernel_samples,
 /// d2h, total}, buffers {NAME: {dtype, shape, input, values}} (values when at most
 /// k_json_max_values elements; NaN and infinities as the strings "nan", "inf", "-inf"), checks,
-/// stats, status, exit_code (0 or 1), and device_output when the outcome carries it.
+/// stats, counters and roofline (--metrics: output/counter_report.hpp; roofline has its roofs),
+/// status, exit_code (0 or 1), and device_output when the outcome carries it.
 [[nodiscard]] nlohmann::json to_json(const RunOutcome& outcome);
 /// One kernel's theoretical occupancy (`compile --occupancy`, a run's report on a CUDA device).
 [[nodiscard]] nlohmann::json occupancy_json(const arch::Occupancy& o);

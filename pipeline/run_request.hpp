@@ -15,6 +15,7 @@
 #include "backends/kit/cuda_occupancy.hpp"
 #include "base/dims.hpp"
 #include "base/host_buffer.hpp"
+#include "pipeline/roofline.hpp"
 
 namespace gpurun {
 
@@ -32,6 +33,8 @@ struct RunRequest {
   /// --memory NAME=SPEC: device buffers no parameter takes, reached through &NAME pointers
   std::vector<std::string> memory;
   std::vector<std::string> expects;  ///< --expect NAME=@ref.npy | NAME=[…]
+  /// --metrics: hardware counters (names, presets, `list`; pipeline/counters.hpp)
+  std::vector<std::string> metrics;
   double rtol = 1e-5;
   double atol = 1e-8;
   bool exact = false; ///< --exact: --expect compares bit for bit
@@ -105,6 +108,9 @@ struct RunOutcome {
   std::vector<BufferReport> buffers;
   std::vector<CheckReport> checks;
   std::map<std::string, double> stats; ///< CPU backend --stats
+  /// --metrics: the launch's hardware counters, and with the roofline preset its roofline.
+  std::optional<CounterReport> counters;
+  std::optional<CounterRoofline> roofline;
   /// What the backend said about the launch although it succeeded (dropped printf calls, …).
   std::vector<std::string> warnings;
   std::string status = "ok"; ///< "ok" or "check_failed"

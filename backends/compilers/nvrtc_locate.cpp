@@ -19,13 +19,6 @@ constexpr std::string_view kTargetTriple = "sbsa-linux";
 constexpr std::string_view kTargetTriple = "x86_64-linux";
 #endif
 
-// Tried through the loader's own search when no folder is known.
-constexpr std::string_view kLoaderNames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2",
-                                             "libnvrtc.so"};
-
-// Where the NVRTC wheels put the library under site-packages: CUDA 13 groups every library of the
-// toolkit in nvidia/cu13; the CUDA 11 and 12 wheels have one package per library.
-constexpr std::string_view kWheelLibFolders[] = {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"};
 
 /// "13.0.88" → {13, 0, 88}; nullopt unless it is dot-separated decimal numbers.
 std::optional<std::vector<int>> parse_version(std::string_view text) {
@@ -82,11 +75,12 @@ std::vector<std::string> split_colons(const std::string& text) {
 
 class SearchBuilder {
 public:
-  explicit SearchBuilder(const LocateEnv& env) : m_env(env) {}
+  SearchBuilder(const LocateEnv& env, const ToolkitLibrary& library)
+      : m_env(env), m_library(library) {}
 
-  /// The NVRTC files in `folder`, best first.
+  /// The library's files in `folder`, best first.
   void add_folder(const std::string& folder) {
-    for (const auto& name : nvrtc_file_names(m_env.list(folder)))
+    for (const auto& name : library_file_names(m_env.list(folder), m_library.base_name))
       add_candidate(join_path(folder, name));
   }
 
@@ -95,11 +89,13 @@ public:
     add_folder(join_path(root, "lib64"));
     add_folder(join_path(root, "lib"));
     add_folder(join_path(root, "targets/" + std::string(kTargetTriple) + "/lib"));
+    for (auto folder : m_library.toolkit_folders)
+      add_folder(join_path(root, folder));
   }
 
-  /// The NVRTC wheels installed in a site-packages (or dist-packages) folder.
+  /// The library's wheels installed in a site-packages (or dist-packages) folder.
   void add_site_packages(const std::string& folder) {
-    for (auto wheel : kWheelLibFolders)
+    for (auto wheel : m_library.wheel_folders)
       add_folder(join_path(folder, wheel));
   }
 
@@ -124,6 +120,7 @@ public:
 
 private:
   const LocateEnv& m_env;
+  const ToolkitLibrary& m_library;
   Search m_search;
 };
 
@@ -146,8 +143,24 @@ LocateEnv LocateEnv::system() {
   return env;
 }
 
+const ToolkitLibrary& nvrtc_library() {
+  // Where the NVRTC wheels put the library under site-packages: CUDA 13 groups every library of
+  // the toolkit in nvidia/cu13; the CUDA 11 and 12 wheels have one package per library.
+  static const ToolkitLibrary library{
+      "GPURUN_NVRTC",
+      "libnvrtc.so",
+      {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so"},
+      {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"},
+      {}};
+  return library;
+}
+
 std::vector<std::string> nvrtc_file_names(const std::vector<std::string>& entries) {
-  constexpr std::string_view base = "libnvrtc.so";
+  return library_file_names(entries, nvrtc_library().base_name);
+}
+
+std::vector<std::string> library_file_names(const std::vector<std::string>& entries,
+                                            std::string_view base) {
   std::vector<std::pair<std::vector<int>, std::string>> versioned;
   bool unversioned = false;
   for (const auto& name : entries) {
@@ -177,21 +190,27 @@ std::vector<std::string> nvrtc_file_names(const std::vector<std::string>& entrie
 }
 
 Search locate(const LocateEnv& env) {
-  SearchBuilder builder(env);
-  if (const auto exact = env.variable("GPURUN_NVRTC_LIBRARY"); !exact.empty()) {
+  return locate(env, nvrtc_library());
+}
+
+Search locate(const LocateEnv& env, const ToolkitLibrary& library) {
+  SearchBuilder builder(env, library);
+  const std::string exact_variable = std::string(library.variable) + "_LIBRARY";
+  if (const auto exact = env.variable(exact_variable); !exact.empty()) {
     builder.add_candidate(exact);
-    builder.add_place("$GPURUN_NVRTC_LIBRARY");
+    builder.add_place("$" + exact_variable);
     builder.search().exclusive = true;
     return std::move(builder.search());
   }
 
-  if (const auto paths = env.variable("GPURUN_NVRTC_PATH"); !paths.empty()) {
+  const std::string path_variable = std::string(library.variable) + "_PATH";
+  if (const auto paths = env.variable(path_variable); !paths.empty()) {
     for (const auto& folder : split_colons(paths)) {
       builder.add_folder(folder);
       builder.add_toolkit_root(folder);
       builder.add_site_packages(folder);
     }
-    builder.add_place("$GPURUN_NVRTC_PATH");
+    builder.add_place("$" + path_variable);
   }
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
     if (const auto root = env.variable(variable); !root.empty()) {
@@ -204,7 +223,7 @@ Search locate(const LocateEnv& env) {
     builder.add_place("$CONDA_PREFIX/lib");
   }
 
-  for (auto name : kLoaderNames)
+  for (auto name : library.loader_names)
     builder.add_candidate(std::string(name));
   builder.add_place("the loader path");
 

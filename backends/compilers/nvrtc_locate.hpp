@@ -5,6 +5,7 @@
 // search order is testable on a fake tree without real libraries.
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpurun::nvrtc {
@@ -37,6 +38,20 @@ struct Search {
   bool exclusive = false;
 };
 
+/// A toolkit library searched for as NVRTC is: NVRTC itself, or CUPTI (the profiling library,
+/// which the toolkit also keeps in extras/CUPTI/lib64).
+struct ToolkitLibrary {
+  std::string_view variable;  ///< "GPURUN_NVRTC": $…_LIBRARY names the one file, $…_PATH folders
+  std::string_view base_name; ///< "libnvrtc.so"
+  std::vector<std::string_view> loader_names;    ///< sonames, best first
+  std::vector<std::string_view> wheel_folders;   ///< under site-packages ("nvidia/cu13/lib")
+  std::vector<std::string_view> toolkit_folders; ///< under a toolkit root, besides lib64, lib
+                                                 ///< and targets/<arch>-linux/lib
+};
+
+/// NVRTC: libnvrtc.so.13, .so.12, .so.11.2, .so; the nvidia/cu13 and nvidia/cuda_nvrtc wheels.
+[[nodiscard]] const ToolkitLibrary& nvrtc_library();
+
 /// Every place NVRTC is installed by the usual means, in this order:
 ///  1. $GPURUN_NVRTC_LIBRARY, an exact file: when set, the only candidate;
 ///  2. $GPURUN_NVRTC_PATH, colon-separated folders: each as a library folder, a toolkit root
@@ -51,10 +66,15 @@ struct Search {
 ///     $CONDA_PREFIX site-packages, newest Python first.
 /// Within a folder, the libnvrtc.so.N[.M…] files it has, newest first, then libnvrtc.so.
 [[nodiscard]] Search locate(const LocateEnv& env);
+/// The same search for another toolkit library (`library`'s variables, names and folders).
+[[nodiscard]] Search locate(const LocateEnv& env, const ToolkitLibrary& library);
 
 /// The NVRTC libraries among a folder's entry names, best first: the highest major version first,
 /// within a major the shortest name (the soname link) first, libnvrtc.so last.
 [[nodiscard]] std::vector<std::string> nvrtc_file_names(const std::vector<std::string>& entries);
+/// The same for the library called `base_name` ("libcupti.so").
+[[nodiscard]] std::vector<std::string> library_file_names(const std::vector<std::string>& entries,
+                                                          std::string_view base_name);
 
 /// The builtins library that NVRTC at `library_path`, version `major`.`minor`, opens by soname on
 /// its first compile: "libnvrtc-builtins.so.13.0", or "libnvrtc-builtins.alt.so.13.0" for

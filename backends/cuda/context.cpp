@@ -8,6 +8,7 @@
 #include "backends/compilers/cuda_compiler.hpp"
 #include "backends/compilers/nvrtc.hpp"
 #include "backends/cuda/buffer.hpp"
+#include "backends/cuda/counters.hpp"
 #include "backends/cuda/device_arch.hpp"
 #include "backends/cuda/device_assert.hpp"
 #include "backends/cuda/error.hpp"
@@ -305,6 +306,29 @@ std::unique_ptr<Module> CudaContext::load(const CompileResult& compiled) {
     cubin = std::span<const std::byte>(compiled.binary.data(), compiled.binary.size());
   return std::make_unique<CudaModule>(m_state, module, ptx_text, cubin,
                                       calls_assertfail(compiled.binary));
+}
+
+CounterReport CudaContext::measure_counters(Function& fn, const LaunchConfig& config,
+                                            const ArgPack& args, const CounterRequest& request) {
+  synchronize(request.timeout_s);
+  if (!m_l2_cleaner)
+    m_l2_cleaner = std::make_unique<L2Cleaner>(m_state, m_properties.l2_bytes,
+                                               m_properties.multiprocessors);
+  CounterRequest passes = request;
+  passes.before_pass = [&] {
+    if (request.before_pass)
+      request.before_pass();
+    m_l2_cleaner->clean();
+    synchronize(request.timeout_s);
+  };
+  return profile_launch(*m_state, passes, [&] {
+    launch(fn, config, args);
+    synchronize(request.timeout_s);
+  });
+}
+
+MetricCatalog CudaContext::metric_catalog() {
+  return list_metrics(*m_state);
 }
 
 void CudaContext::launch(Function& fn, const LaunchConfig& config, const ArgPack& args) {

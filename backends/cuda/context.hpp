@@ -4,6 +4,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cuda/context_state.hpp"
+#include "backends/cuda/l2_clean.hpp"
 #include "backends/cuda/stream_hold.hpp"
 
 namespace gpurun::cuda {
@@ -39,6 +40,12 @@ public:
   /// cuMemcpyPeerAsync where peer access is enabled; otherwise device → pinned host memory (one
   /// buffer kept by this context) → device, each half on its own context's stream.
   PeerPath copy_to_peer(Context& peer, Buffer& dst, const Buffer& src) override;
+  /// CUPTI's range profiler (backends/cuda/counters.hpp), one launch per pass, each after
+  /// request.before_pass and an L2 left clean (backends/cuda/l2_clean.hpp).
+  [[nodiscard]] CounterReport measure_counters(Function& fn, const LaunchConfig& config,
+                                               const ArgPack& args,
+                                               const CounterRequest& request) override;
+  [[nodiscard]] MetricCatalog metric_catalog() override;
 
   /// The target compile() uses when options.arch is empty: the device's sm_XX, or the newest
   /// compute_XX this NVRTC knows when it predates the device (the driver then JITs the PTX).
@@ -69,6 +76,7 @@ private:
   std::unique_ptr<StreamGate> m_gate;       ///< made by the first hold_stream()
   std::vector<CUcontext> m_peers;           ///< contexts this one has peer access to
   std::unique_ptr<PinnedStaging> m_staging; ///< made by the first staged copy_to_peer()
+  std::unique_ptr<L2Cleaner> m_l2_cleaner;  ///< made by the first measure_counters()
 };
 
 } // namespace gpurun::cuda

@@ -70,6 +70,17 @@ INSTANTIATE_TEST_SUITE_P(
                      "--arg 'vector=f32[20]:randn(seed=7,0,nan)' --arg size=20 "
                      "--arg scalar=1",
                  2, "randn needs a finite MEAN and STD"},
+        // --metrics: names are checked before anything runs; the CPU backend has no counters.
+        BadInput{seed + g + ok_args + "--metrics 'dram__bytes.sum,,x__y.sum'", 2,
+                 "--metrics 'dram__bytes.sum,,x__y.sum': empty metric name"},
+        BadInput{seed + g + ok_args + "--metrics 'dram bytes'", 2, "--metrics 'dram bytes'"},
+        BadInput{seed + g + ok_args + "--metrics list,roofline", 2, "alone"},
+        BadInput{seed + g + ok_args + "--metrics dram__bytes.sum", 5,
+                 "--metrics: this backend has no hardware counters"},
+        BadInput{seed + "--metrics list", 5, "no hardware counters"},
+        BadInput{"bench kernels/suites/stream.json --backend cpu -a 'N[pow2]=[10:10]' --filter "
+                 "'^copy/' --metrics roofline --min-samples 3 --max-samples 3",
+                 5, "no hardware counters"},
         // A buffer the host cannot hold names itself and its size.
         BadInput{seed + g + "--arg 'vector=f32[2**46]' --arg size=20 --arg scalar=1", 2,
                  "buffer 'vector': 281474976710656 bytes do not fit in the host's memory"},

@@ -75,6 +75,15 @@ BenchReport every_field() {
   ok.measurement.clocks = ClockSummary{1500, 1700.25, 1980, 0};
   ok.measurement.energy_j = 0.125;
   ok.measurement.power_w = 350.5;
+  ok.measurement.sample_clock_mhz = {1980, 1965, 1980};
+  ok.measurement.sample_power_w = {410.5, std::nullopt, 402.25};
+  ok.counters = CounterReport{{{"dram__bytes.sum", 8192, "byte"},
+                               {"gpu__time_duration.sum", 2048, "nsecond"}},
+                              2,
+                              "CUPTI 13.0 range profiler, GH100"};
+  ok.roofline = RooflinePoint{"fp32", 1e6, 8192, 2e-6, 122.0703125, 5e11, 6e11, 0.8333,
+                              13.9, "compute", "counters"};
+  r.roofline = Roofline{4.8e12, {{"fp32", 6.69e13}, {"fp64", 3.35e13}}, "counters"};
   ok.measurement.wall_s = 0.75;
   ok.flops = 1e6;
   ok.gflops = 0.5;
@@ -150,6 +159,20 @@ TEST(ResultJson, ReadsBackEveryFieldItWrites) {
   EXPECT_EQ(back.shard->count, 4u);
   EXPECT_FALSE(back.hold);
   EXPECT_EQ(back.rules.min_samples, 7u);
+  const Measurement& m = back.cases[0].measurement;
+  EXPECT_EQ(m.sample_clock_mhz, (std::vector<double>{1980, 1965, 1980}));
+  ASSERT_EQ(m.sample_power_w.size(), 3u);
+  EXPECT_FALSE(m.sample_power_w[1].has_value());
+  EXPECT_EQ(m.sample_power_w[2], 402.25);
+  ASSERT_TRUE(back.cases[0].counters.has_value());
+  EXPECT_EQ(back.cases[0].counters->passes, 2);
+  EXPECT_EQ(back.cases[0].counters->values.at(0).unit, "byte");
+  ASSERT_TRUE(back.cases[0].roofline.has_value());
+  EXPECT_EQ(back.cases[0].roofline->bound, "compute");
+  EXPECT_DOUBLE_EQ(back.cases[0].roofline->intensity, 122.0703125);
+  ASSERT_TRUE(back.roofline.has_value());
+  EXPECT_EQ(back.roofline->compute.at(1).precision, "fp64");
+  EXPECT_EQ(back.roofline->source, "counters");
 }
 
 TEST(ResultJson, AMergeRecordReadsBack) {

@@ -168,3 +168,73 @@ TEST(Plot, MoreLinesThanAPlotCanShowAreRefusedWithTheirCount) {
 
 } // namespace
 } // namespace gpurun
+
+namespace gpurun {
+namespace {
+
+json roofline_document(bool with_roofs) {
+  json benchmarks = json::array();
+  const auto point = [](double intensity, double gflops, const char* bound) {
+    return json{{"precision", "fp32"},     {"intensity", intensity},
+                {"bound", bound},          {"achieved_flops_per_s", gflops * 1e9},
+                {"flops", 1},              {"bytes", 1},
+                {"seconds", 1},            {"roof_flops_per_s", 1},
+                {"fraction", 0.5},         {"ridge", 13.9},
+                {"source", "counters"}};
+  };
+  json copy = bench_case("copy", {{"N", "1024"}}, 1e-6);
+  copy["gpurun"]["roofline"] = point(0, 0, "memory"); // no flops: off a log-log plot
+  json triad = bench_case("triad", {{"N", "1024"}}, 1e-6);
+  triad["gpurun"]["roofline"] = point(0.1667, 700, "memory");
+  json matmul = bench_case("matmul", {{"N", "1024"}}, 1e-3);
+  matmul["gpurun"]["roofline"] = point(85.3, 21000, "compute");
+  benchmarks = {copy, triad, matmul, bench_case("bad", {{"N", "1"}}, 0, {}, "skipped")};
+  json gpurun{{"suite", "mixed"}, {"device", "NVIDIA H200"}, {"mode", "cold"}};
+  if (with_roofs)
+    gpurun["roofline"] = {{"bandwidth_bytes_per_s", 4.8e12},
+                          {"compute_flops_per_s", {{"fp32", 6.69e13}, {"fp64", 3.35e13}}},
+                          {"source", "counters"}};
+  return {{"context", {{"gpurun", gpurun}}}, {"benchmarks", benchmarks}};
+}
+
+TEST(RooflinePlot, OnePointPerCaseUnderEveryRoof) {
+  const auto plot =
+      make_roofline_plot(bench::parse_result_json(roofline_document(true), "r.json"), "r.json");
+  EXPECT_EQ(plot.title, "mixed on NVIDIA H200: roofline (counters)");
+  ASSERT_EQ(plot.points.size(), 2u);
+  EXPECT_EQ(plot.points[0].title, "triad");
+  EXPECT_DOUBLE_EQ(plot.points[1].gflops, 21000);
+  EXPECT_EQ(plot.skipped, 2u) << "the copy without flops and the skipped case";
+  const std::string script = roofline_gnuplot_script(plot, "/tmp/out.svg");
+  EXPECT_NE(script.find("set logscale xy 10"), std::string::npos) << script;
+  EXPECT_NE(script.find("fp32 roof 66.9 TFLOP/s (4.80 TB/s DRAM)"), std::string::npos) << script;
+  EXPECT_NE(script.find("fp64 roof 33.5 TFLOP/s"), std::string::npos) << script;
+  // The bandwidth roof meets the fp32 peak at its ridge: x * bw < peak, in GFLOP/s.
+  EXPECT_NE(script.find("bw = 4800\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("$p0 << EOD\n0.1666"), std::string::npos) << script;
+  // The range spans the points and ridges (0.1667 … 85.3, ridges 7 and 14) with a decade spare.
+  EXPECT_NE(script.find("set xrange [0.01:1000]"), std::string::npos) << script;
+}
+
+TEST(RooflinePlot, WithoutRoofsOrPointsTheErrorSaysWhatIsMissing) {
+  try {
+    (void)make_roofline_plot(bench::parse_result_json(roofline_document(false), "r.json"),
+                             "r.json");
+    FAIL() << "no roofs";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_NE(std::string(e.what()).find("r.json: no roofline"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--metrics roofline"), std::string::npos) << e.what();
+  }
+  json only_copy = roofline_document(true);
+  only_copy["benchmarks"] = json::array({only_copy["benchmarks"][0]});
+  try {
+    (void)make_roofline_plot(bench::parse_result_json(only_copy, "r.json"), "r.json");
+    FAIL() << "no points";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no case has a point"), std::string::npos) << e.what();
+  }
+}
+
+} // namespace
+} // namespace gpurun
