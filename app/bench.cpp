@@ -298,9 +298,19 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
   apply_flags(where, where_flags);
   const Target target = select_target(env.registry, {where.backend, where.device, language});
   // --metrics: read before anything runs (a malformed name fails now); `list` shows the device's.
-  for (const auto& c : cases)
-    if (!c.error && print_metric_catalog(parse_metrics(c.request.metrics), target, o.json_file == "-"))
+  std::vector<std::string> counted;
+  for (const auto& c : cases) {
+    if (c.error)
+      continue;
+    const MetricSelection metrics = parse_metrics(c.request.metrics);
+    if (print_metric_catalog(metrics, target, o.json_file == "-"))
       return;
+    for (const auto& m : metrics.metrics)
+      if (std::find(counted.begin(), counted.end(), m) == counted.end())
+        counted.push_back(m);
+  }
+  if (!counted.empty())
+    target.device->create_context(ContextOptions{})->check_metrics(counted);
   // --devices (and --p2p): devices of the selected backend; --p2p alone takes all of them.
   std::vector<Target> targets;
   if (cmd.count("--devices") != 0 || o.p2p) {

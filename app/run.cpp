@@ -128,6 +128,7 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
       prepared.emplace(prepare(request, target, device_output));
     }
     PreparedRun& run = *prepared;
+    check_metrics(*run.context, metrics);
     if (options->verbose && !request.json)
       std::cerr << fmt::format("compiler: {}{}\n", run.outcome.compiler,
                                run.outcome.source_summary.empty()

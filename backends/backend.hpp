@@ -377,6 +377,13 @@ public:
     throw unavailable_error("--metrics: this backend has no hardware counters (they are read "
                             "through CUPTI on the cuda backend)");
   }
+  /// Checks that measure_counters could collect `metrics` here, without launching anything:
+  /// Error(usage) naming a metric the device lacks, Error(unavailable) where the backend or
+  /// machine cannot count. Optional hook; default: unavailable, as measure_counters.
+  virtual void check_metrics(const std::vector<std::string>& /*metrics*/) {
+    throw unavailable_error("--metrics: this backend has no hardware counters (they are read "
+                            "through CUPTI on the cuda backend)");
+  }
   /// The metrics measure_counters can collect on this device. Optional hook; default:
   /// unavailable, as measure_counters.
   [[nodiscard]] virtual MetricCatalog metric_catalog() {

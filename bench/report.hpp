@@ -60,6 +60,7 @@ struct DeviceRecord {
   std::size_t cases = 0; ///< cases it measured (ok or skipped)
   double busy_s = 0;     ///< wall time its worker ran
   std::string error;     ///< why the device stopped (empty: it did not fail)
+  std::optional<Roofline> roofline; ///< its roofs (not in the JSON: the report's are)
   [[nodiscard]] bool failed() const { return !error.empty(); }
 };
 

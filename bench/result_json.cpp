@@ -64,8 +64,9 @@ ordered_json case_json(const CaseResult& c, const BenchReport& report) {
     g["sm_clock_mhz"] = {{"min", m.clocks->min_mhz},
                          {"mean", m.clocks->mean_mhz},
                          {"default", m.clocks->default_mhz}};
-  if (!m.sample_clock_mhz.empty()) {
+  if (!m.sample_clock_mhz.empty())
     g["sample_sm_clock_mhz"] = m.sample_clock_mhz;
+  if (!m.sample_power_w.empty()) {
     ordered_json power = ordered_json::array();
     for (const auto& w : m.sample_power_w)
       power.push_back(optional_number(w));
@@ -396,10 +397,12 @@ Roofline read_roofline(const JsonFields& f) {
     for (const auto& [precision, value] : compute->items())
       if (value.is_number())
         r.compute.push_back({precision, value.get<double>()});
-  // fp32 first, as the roofs are made.
-  std::stable_sort(r.compute.begin(), r.compute.end(), [](const auto& a, const auto& b) {
-    return a.precision == "fp32" && b.precision != "fp32";
-  });
+  // In the order the roofs are made: fp32, fp64, fp16, then any other.
+  const auto rank = [](const ComputeRoof& c) {
+    return c.precision == "fp32" ? 0 : c.precision == "fp64" ? 1 : c.precision == "fp16" ? 2 : 3;
+  };
+  std::stable_sort(r.compute.begin(), r.compute.end(),
+                   [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
   return r;
 }
 
@@ -518,10 +521,25 @@ CaseResult read_case(const JsonFields& entry, const JsonFields& g) {
     m.clocks = ClockSummary{k.number("min").value_or(0), k.number("mean").value_or(0),
                             k.number("default").value_or(0), 0};
   }
+  // One reading per kept sample, or none.
   m.sample_clock_mhz = numbers(g, "sample_sm_clock_mhz");
-  if (const json* power = g.array("sample_power_w"))
-    for (const json& w : *power)
+  if (!m.sample_clock_mhz.empty() && m.sample_clock_mhz.size() != m.samples_s.size())
+    invalid_field(g.label(), g.field("sample_sm_clock_mhz"),
+                  fmt::format("{} readings for {} samples", m.sample_clock_mhz.size(),
+                              m.samples_s.size()));
+  if (const json* power = g.array("sample_power_w")) {
+    for (std::size_t i = 0; i < power->size(); ++i) {
+      const json& w = (*power)[i];
+      if (!w.is_number() && !w.is_null())
+        invalid_field(g.label(), fmt::format("{}[{}]", g.field("sample_power_w"), i),
+                      "expected a number or null");
       m.sample_power_w.push_back(w.is_number() ? std::optional(w.get<double>()) : std::nullopt);
+    }
+    if (m.sample_power_w.size() != m.samples_s.size())
+      invalid_field(g.label(), g.field("sample_power_w"),
+                    fmt::format("{} readings for {} samples", m.sample_power_w.size(),
+                                m.samples_s.size()));
+  }
   m.energy_j = g.number("energy_j");
   m.power_w = g.number("power_w");
   c.bytes = g.number("bytes");

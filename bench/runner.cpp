@@ -109,6 +109,16 @@ std::string percent(double v) {
 
 } // namespace
 
+void place_declared(CaseResult& r, const BenchReport& report) {
+  if (!r.ok || !r.bytes || !r.flops || !report.roofline ||
+      (r.roofline && r.roofline->source == "counters"))
+    return;
+  if (auto point = place(*report.roofline, "fp32", *r.flops, *r.bytes, r.summary.median)) {
+    point->source = "declared";
+    r.roofline = point;
+  }
+}
+
 void annotate(CaseResult& r, const BenchReport& report, const MeasureOptions& options) {
   const Measurement& m = r.measurement;
   r.summary = summarize(m.samples_s);
@@ -125,11 +135,7 @@ void annotate(CaseResult& r, const BenchReport& report, const MeasureOptions& op
     }
     if (r.flops)
       r.gflops = *r.flops / median_s / 1e9;
-    if (r.bytes && r.flops && report.roofline)
-      if (auto point = place(*report.roofline, "fp32", *r.flops, *r.bytes, median_s)) {
-        point->source = "declared";
-        r.roofline = point;
-      }
+    place_declared(r, report);
   }
   r.outliers = outliers(m.samples_s).size();
 
@@ -286,8 +292,13 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
     const auto seconds = r.summary.median > 0 ? std::optional(r.summary.median) : std::nullopt;
     if (auto placed = roofline_from_counters(*r.counters, seconds)) {
       r.roofline = placed->point;
-      if (!report.roofline || report.roofline->source != "counters")
+      if (!report.roofline || report.roofline->source != "counters") {
+        // Every case is placed under the one set of roofs the report draws: the counted ones
+        // from now on, for the cases placed by their declared figures before too.
         report.roofline = placed->roofline;
+        for (CaseResult& other : report.cases)
+          place_declared(other, report);
+      }
     }
   };
   auto finish_case = [&](Prepared& p) {
@@ -298,12 +309,12 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
     try {
       count_case(p);
     } catch (const Error& e) {
-      // A fault in a replay is the case's; a metric the device lacks or a machine that cannot
-      // count ends the command, as every case would fail alike.
-      if (!is_device_failure(e))
-        throw;
+      // The metrics were checked before the suite ran (app/bench.cpp): what fails here is the
+      // case's, a fault in a replay among them.
+      r.counters.reset();
       fail(p.index, reason_of(e), failure_of(e));
-      session.reset();
+      if (is_device_failure(e))
+        session.reset();
     }
   };
   auto step = [&](Prepared& p) -> bool {

@@ -80,6 +80,10 @@ using AdaptiveFeed = std::function<std::optional<BenchCase>(const CaseResult* la
                                                            const BenchOptions& options,
                                                            const AdaptiveFeed& next);
 
+/// Places a measured case that declares bytes and flops (and has no counted point) under the
+/// report's roofs, against the fp32 roof; nothing without roofs.
+void place_declared(CaseResult& result, const BenchReport& report);
+
 /// Statistics, throughput and warnings of a measured case; exposed for tests.
 void annotate(CaseResult& result, const BenchReport& report, const MeasureOptions& options);
 

@@ -53,6 +53,7 @@ DeviceRecord record_of(const Worker& w, std::size_t cases) {
   d.measured_peak_gbs = w.report.measured_peak_gbs;
   d.peak_error = w.report.peak_error;
   d.clocks = w.report.clocks;
+  d.roofline = w.report.roofline;
   d.cases = cases;
   d.busy_s = w.busy_s;
   if (w.loss)
@@ -301,6 +302,10 @@ BenchReport run_bench_spread(const std::string& suite_name, const std::vector<Be
                 fmt::format("--devices: every device failed; {}:{}: {}", report.backend,
                             records.front().index, records.front().error));
   report.clocks = records.front().clocks;
+  // One set of roofs for the report: counted ones where a device has them.
+  for (const auto& d : records)
+    if (d.roofline && (!report.roofline || d.roofline->source == "counters"))
+      report.roofline = d.roofline;
   report.measured_peak_gbs = records.front().measured_peak_gbs;
   report.peak_error = records.front().peak_error;
   report.devices = std::move(records);

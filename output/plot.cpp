@@ -342,8 +342,18 @@ RooflinePlotData make_roofline_plot(const bench::BenchReport& report, std::strin
   if (!report.roofline)
     invalid(label, "no roofline: the device's roofs are unknown (bench --metrics roofline on a "
                    "CUDA GPU, or cases with bytes and flops on a GPU whose peaks gpurun knows)");
+  const Roofline& roofs = *report.roofline;
+  if (!(roofs.bandwidth_bytes_per_s > 0) || !std::isfinite(roofs.bandwidth_bytes_per_s))
+    invalid(label, "the roofline has no DRAM bandwidth (roofline.bandwidth_bytes_per_s)");
+  if (std::none_of(roofs.compute.begin(), roofs.compute.end(), [](const ComputeRoof& c) {
+        return c.flops_per_s > 0 && std::isfinite(c.flops_per_s);
+      }))
+    invalid(label, "the roofline has no compute roof (roofline.compute_flops_per_s)");
   RooflinePlotData plot;
-  plot.roofline = *report.roofline;
+  plot.roofline = roofs;
+  std::erase_if(plot.roofline.compute, [](const ComputeRoof& c) {
+    return !(c.flops_per_s > 0) || !std::isfinite(c.flops_per_s);
+  });
   plot.title = fmt::format("{} on {}: roofline ({})", report.suite, report.device,
                            report.roofline->source);
   for (const bench::CaseResult& c : report.cases) {

@@ -58,9 +58,20 @@ MetricSelection parse_metrics(const std::vector<std::string>& texts) {
       start = comma + 1;
     }
   }
-  if (s.list && names > 1)
-    throw usage_error("--metrics list: lists the device's metrics, alone");
+  if (s.list && names > 1) {
+    std::string given;
+    for (const std::string& text : texts)
+      given += (given.empty() ? "" : ",") + text;
+    throw usage_error(fmt::format("--metrics '{}': list shows the device's metrics and stands "
+                                  "alone",
+                                  given));
+  }
   return s;
+}
+
+void check_metrics(Context& context, const MetricSelection& selection) {
+  if (!selection.metrics.empty())
+    context.check_metrics(selection.metrics);
 }
 
 CounterReport measure_counters(PreparedRun& run, const MetricSelection& selection,

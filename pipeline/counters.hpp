@@ -27,6 +27,10 @@ struct MetricSelection {
 /// Throws Error(usage) naming an empty or malformed name ("--metrics 'a,,b': empty metric name").
 [[nodiscard]] MetricSelection parse_metrics(const std::vector<std::string>& texts);
 
+/// Checks `selection`'s metrics on `context` before anything runs (Context::check_metrics); does
+/// nothing for an empty selection.
+void check_metrics(Context& context, const MetricSelection& selection);
+
 /// Counters of `run`'s launch, each pass from the run's initial memory (watchdog: `timeout_s`).
 [[nodiscard]] CounterReport measure_counters(PreparedRun& run, const MetricSelection& selection,
                                              std::optional<double> timeout_s);

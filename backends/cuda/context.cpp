@@ -327,6 +327,10 @@ CounterReport CudaContext::measure_counters(Function& fn, const LaunchConfig& co
   });
 }
 
+void CudaContext::check_metrics(const std::vector<std::string>& metrics) {
+  check_counters(*m_state, metrics);
+}
+
 MetricCatalog CudaContext::metric_catalog() {
   return list_metrics(*m_state);
 }

@@ -45,6 +45,7 @@ public:
   [[nodiscard]] CounterReport measure_counters(Function& fn, const LaunchConfig& config,
                                                const ArgPack& args,
                                                const CounterRequest& request) override;
+  void check_metrics(const std::vector<std::string>& metrics) override;
   [[nodiscard]] MetricCatalog metric_catalog() override;
 
   /// The target compile() uses when options.arch is empty: the device's sm_XX, or the newest

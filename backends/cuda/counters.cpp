@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -29,12 +30,19 @@ template <class Params> Params params(std::size_t size) {
 [[noreturn]] void fail(const Cupti& c, CUptiResult r, const char* call) {
   switch (r) {
   case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+  case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
     throw unavailable_error(fmt::format(
         "--metrics: {}: {}: this machine lets only administrators read GPU counters (the driver's "
         "NVreg_RestrictProfilingToAdminUsers); run as root or set it to 0",
         call, c.describe(r)));
   case CUPTI_ERROR_NOT_SUPPORTED:
+  case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
   case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+  case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+  case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+  case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+  case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+  case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
     throw unavailable_error(fmt::format("--metrics: {}: {} (another profiler attached, or a "
                                         "device or mode CUPTI cannot profile)",
                                         call, c.describe(r)));
@@ -169,6 +177,11 @@ private:
 
 std::string collector(const Cupti& c, const std::string& chip) {
   return fmt::format("CUPTI {}range profiler, {}", c.version.empty() ? "" : c.version + " ", chip);
+}
+
+std::mutex& profiler_mutex() {
+  static std::mutex mutex;
+  return mutex;
 }
 
 std::string base_of(const std::string& metric) {
@@ -306,7 +319,7 @@ std::vector<double> run_configuration(const Cupti& c, const ContextState& state,
   bool submitted = false;
   std::size_t passes = 0;
   while (!submitted) {
-    if (passes > config.passes + k_extra_passes)
+    if (passes >= config.passes + k_extra_passes)
       throw device_error(fmt::format("--metrics: CUPTI asked for more than the {} passes it "
                                      "configured",
                                      config.passes));
@@ -315,9 +328,15 @@ std::vector<double> run_configuration(const Cupti& c, const ContextState& state,
     auto start = GPURUN_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, pRangeProfilerObject);
     start.pRangeProfilerObject = range.get();
     check(c, c.api.range_start(&start), "cuptiRangeProfilerStart");
-    launch_and_wait();
     auto stop = GPURUN_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params, isAllPassSubmitted);
     stop.pRangeProfilerObject = range.get();
+    try {
+      launch_and_wait();
+    } catch (...) {
+      // A launch that failed or timed out still ends its pass before the profiler goes.
+      (void)c.api.range_stop(&stop);
+      throw;
+    }
     check(c, c.api.range_stop(&stop), "cuptiRangeProfilerStop");
     submitted = stop.isAllPassSubmitted != 0;
     ++passes;
@@ -354,6 +373,9 @@ std::vector<double> run_configuration(const Cupti& c, const ContextState& state,
 CounterReport profile_launch(const ContextState& state, const CounterRequest& request,
                              const std::function<void()>& launch_and_wait) {
   const Cupti& c = usable_cupti();
+  // CUPTI's profiler is initialized and torn down per process: one profiling at a time (the
+  // workers of bench --devices count their cases one after another).
+  const std::lock_guard lock(profiler_mutex());
   state.make_current();
   ProfilerScope profiler(c);
   const Chip chip(c, state);
@@ -377,8 +399,18 @@ CounterReport profile_launch(const ContextState& state, const CounterRequest& re
   return report;
 }
 
+void check_counters(const ContextState& state, const std::vector<std::string>& metrics) {
+  const Cupti& c = usable_cupti();
+  const std::lock_guard lock(profiler_mutex());
+  state.make_current();
+  ProfilerScope profiler(c);
+  const Chip chip(c, state);
+  (void)one_pass_groups(c, chip, metrics);
+}
+
 MetricCatalog list_metrics(const ContextState& state) {
   const Cupti& c = usable_cupti();
+  const std::lock_guard lock(profiler_mutex());
   state.make_current();
   ProfilerScope profiler(c);
   const Chip chip(c, state);

@@ -18,6 +18,10 @@ namespace gpurun::cuda {
                                            const CounterRequest& request,
                                            const std::function<void()>& launch_and_wait);
 
+/// Configures `metrics` for the device's chip on the host, launching nothing: Error(usage) naming
+/// a metric the chip lacks, Error(unavailable) where CUPTI cannot count here.
+void check_counters(const ContextState& state, const std::vector<std::string>& metrics);
+
 /// The base metrics the device's chip offers, with their kind, unit and description.
 [[nodiscard]] MetricCatalog list_metrics(const ContextState& state);
 

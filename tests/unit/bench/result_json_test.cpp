@@ -83,7 +83,8 @@ BenchReport every_field() {
                               "CUPTI 13.0 range profiler, GH100"};
   ok.roofline = RooflinePoint{"fp32", 1e6, 8192, 2e-6, 122.0703125, 5e11, 6e11, 0.8333,
                               13.9, "compute", "counters"};
-  r.roofline = Roofline{4.8e12, {{"fp32", 6.69e13}, {"fp64", 3.35e13}}, "counters"};
+  r.roofline =
+      Roofline{4.8e12, {{"fp32", 6.69e13}, {"fp64", 3.35e13}, {"fp16", 1.34e14}}, "counters"};
   ok.measurement.wall_s = 0.75;
   ok.flops = 1e6;
   ok.gflops = 0.5;
@@ -97,8 +98,8 @@ BenchReport every_field() {
   other.device_index = 0;
   r.cases.push_back(other);
   DeviceRecord d0{0,         "Other GPU", "sm_80", "12.0", 1024,  2000, std::nullopt,
-                  "no peak", "nvml",      1,       0.5,    "lost"};
-  DeviceRecord d1{1, "GPU", "sm_90", "13.0", 2048, 4800, 4100.5, "", "nvml", 2, 1.5, ""};
+                  "no peak", "nvml",      1,       0.5,    "lost",   std::nullopt};
+  DeviceRecord d1{1,  "GPU", "sm_90", "13.0", 2048, 4800, 4100.5, "", "nvml", 2, 1.5, "", std::nullopt};
   r.devices = {d0, d1};
   r.wall_s = 2.5;
   r.p2p = PeerMatrix{{0, 1},
@@ -172,7 +173,30 @@ TEST(ResultJson, ReadsBackEveryFieldItWrites) {
   EXPECT_DOUBLE_EQ(back.cases[0].roofline->intensity, 122.0703125);
   ASSERT_TRUE(back.roofline.has_value());
   EXPECT_EQ(back.roofline->compute.at(1).precision, "fp64");
+  EXPECT_EQ(back.roofline->compute.at(2).precision, "fp16");
   EXPECT_EQ(back.roofline->source, "counters");
+}
+
+TEST(ResultJson, PerSampleReadingsMatchTheSamples) {
+  json doc = result_json(two_cases());
+  doc["benchmarks"][0]["gpurun"]["sample_sm_clock_mhz"] = {1980, 1980};
+  try {
+    (void)parse_result_json(doc, "r.json");
+    FAIL() << "two readings for three samples";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_NE(std::string(e.what()).find("sample_sm_clock_mhz"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2 readings for 3 samples"), std::string::npos)
+        << e.what();
+  }
+  doc["benchmarks"][0]["gpurun"].erase("sample_sm_clock_mhz");
+  doc["benchmarks"][0]["gpurun"]["sample_power_w"] = {400.5, "x", 401};
+  try {
+    (void)parse_result_json(doc, "r.json");
+    FAIL() << "a text among the readings";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("sample_power_w[1]"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ResultJson, AMergeRecordReadsBack) {

@@ -226,6 +226,14 @@ TEST(RooflinePlot, WithoutRoofsOrPointsTheErrorSaysWhatIsMissing) {
     EXPECT_NE(std::string(e.what()).find("r.json: no roofline"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("--metrics roofline"), std::string::npos) << e.what();
   }
+  json no_bandwidth = roofline_document(true);
+  no_bandwidth["context"]["gpurun"]["roofline"].erase("bandwidth_bytes_per_s");
+  try {
+    (void)make_roofline_plot(bench::parse_result_json(no_bandwidth, "r.json"), "r.json");
+    FAIL() << "no bandwidth";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no DRAM bandwidth"), std::string::npos) << e.what();
+  }
   json only_copy = roofline_document(true);
   only_copy["benchmarks"] = json::array({only_copy["benchmarks"][0]});
   try {
