@@ -1,7 +1,6 @@
 #include "backends/cuda/l2_clean.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "backends/cuda/error.hpp"
 
@@ -55,41 +54,6 @@ END:
 }
 )";
 
-// sm_80 and later: drop the lines of the buffer from the L2 without writing them back (the read
-// left them clean), so that the cache is left empty, as after a driver-level L2 invalidate.
-constexpr std::string_view k_discard_ptx = R"(.version 7.4
-.target sm_80
-.address_size 64
-
-.visible .entry gpurun_l2_discard(.param .u64 buffer_param, .param .u64 lines_param)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<6>;
-  .reg .b64 %rd<10>;
-  ld.param.u64 %rd1, [buffer_param];
-  ld.param.u64 %rd2, [lines_param];
-  cvta.to.global.u64 %rd1, %rd1;
-  mov.u32 %r1, %ctaid.x;
-  mov.u32 %r2, %ntid.x;
-  mov.u32 %r3, %tid.x;
-  mov.u32 %r4, %nctaid.x;
-  mul.wide.u32 %rd4, %r1, %r2;
-  cvt.u64.u32 %rd5, %r3;
-  add.u64 %rd4, %rd4, %rd5;
-  mul.wide.u32 %rd6, %r4, %r2;
-LOOP:
-  setp.ge.u64 %p1, %rd4, %rd2;
-  @%p1 bra DONE;
-  shl.b64 %rd7, %rd4, 7;
-  add.u64 %rd8, %rd1, %rd7;
-  discard.global.L2 [%rd8], 128;
-  add.u64 %rd4, %rd4, %rd6;
-  bra LOOP;
-DONE:
-  ret;
-}
-)";
-
 } // namespace
 
 std::string_view l2_clean_ptx() {
@@ -112,14 +76,6 @@ L2Cleaner::L2Cleaner(std::shared_ptr<ContextState> state, std::size_t l2_bytes,
                     api.module_load_data_ex(&m_module, k_clean_ptx.data(), 0, nullptr, nullptr));
     GPURUN_CU_CHECK("cuModuleGetFunction",
                     api.module_get_function(&m_function, m_module, "gpurun_l2_clean"));
-    const char* mode = std::getenv("GPURUN_L2_CLEAN");
-    if (mode != nullptr && std::string_view(mode) == "discard") {
-      GPURUN_CU_CHECK("cuModuleLoadDataEx", api.module_load_data_ex(&m_discard_module,
-                                                                     k_discard_ptx.data(), 0,
-                                                                     nullptr, nullptr));
-      GPURUN_CU_CHECK("cuModuleGetFunction",
-                      api.module_get_function(&m_discard, m_discard_module, "gpurun_l2_discard"));
-    }
   } catch (...) {
     release();
     throw;
@@ -136,8 +92,6 @@ void L2Cleaner::release() noexcept {
   m_state->make_current_quietly();
   if (m_module != nullptr)
     (void)m_state->api.module_unload(m_module);
-  if (m_discard_module != nullptr)
-    (void)m_state->api.module_unload(m_discard_module);
   if (m_sink != 0)
     (void)m_state->api.mem_free(m_sink);
   if (m_buffer != 0)
@@ -152,13 +106,6 @@ void L2Cleaner::clean() {
   GPURUN_CU_CHECK("cuLaunchKernel",
                   m_state->api.launch_kernel(m_function, m_blocks, 1, 1, k_threads, 1, 1, 0,
                                              m_state->stream, params, nullptr));
-  if (m_discard != nullptr) {
-    unsigned long long lines = m_sectors / 4;
-    void* discard_params[] = {&m_buffer, &lines};
-    GPURUN_CU_CHECK("cuLaunchKernel",
-                    m_state->api.launch_kernel(m_discard, m_blocks, 1, 1, k_threads, 1, 1, 0,
-                                               m_state->stream, discard_params, nullptr));
-  }
 }
 
 } // namespace gpurun::cuda

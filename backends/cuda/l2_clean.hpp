@@ -41,8 +41,6 @@ private:
   unsigned m_blocks = 1;
   CUmodule m_module = nullptr;
   CUfunction m_function = nullptr;
-  CUmodule m_discard_module = nullptr;
-  CUfunction m_discard = nullptr;
 };
 
 } // namespace gpurun::cuda

@@ -109,6 +109,24 @@ TEST(Roofline, FromCountersAsNsightComputeReadsThem) {
   EXPECT_DOUBLE_EQ(r->point.flops, 2.0 * (1 << 24));
   EXPECT_DOUBLE_EQ(r->point.seconds, 50e-6);
   EXPECT_EQ(r->point.source, "counters");
+  // HFMA2 moving constants counts as fp16: fp16 only wins without fp32 and fp64 flops.
+  for (auto& m : c.values)
+    if (m.name == "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum")
+      m.value = 8.0 * (1 << 24);
+  EXPECT_EQ(roofline_from_counters(c)->point.precision, "fp32");
+  for (auto& m : c.values)
+    if (m.name == "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")
+      m.value = 0;
+  for (auto& m : c.values) {
+    if (m.name == "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum")
+      m.value = 0;
+    if (m.name == "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained")
+      m.value = 132 * 128;
+  }
+  EXPECT_EQ(roofline_from_counters(c)->point.precision, "fp16");
+  for (auto& m : c.values)
+    if (m.name == "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")
+      m.value = 1 << 24;
   // A benchmark's median replaces the counted duration.
   EXPECT_DOUBLE_EQ(roofline_from_counters(c, 40e-6)->point.seconds, 40e-6);
   // Without one of the preset's metrics there is no roofline.
