@@ -174,7 +174,7 @@ const RunParameter k_parameters[] = {
     {"metrics", "metrics", "--metrics",
      "Hardware counters of the launch, in passes apart from the timing: Nsight Compute's metric "
      "names, comma-separated; roofline (a preset); list (what the device offers)",
-     T::texts, run_bench, false, 0, 0, add<&R::metrics>},
+     T::texts, Command::run | Command::bench, false, 0, 0, add<&R::metrics>},
     {"cpu_engine", "", "--cpu-engine",
      "CPU backend: interpret, compiled (PTX compiled to native code by clang, cached) or auto "
      "(compiled code when cached or worth compiling, else interpreted; the default)",

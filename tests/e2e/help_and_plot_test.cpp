@@ -129,6 +129,39 @@ TEST(Plot, BenchDrawsTheSweepAsSvg) {
   EXPECT_NE(text2.find("median time"), std::string::npos);
 }
 
+TEST(Plot, RooflineFromAResultFileAndWhyNotWithoutRoofs) {
+  if (!have_gnuplot())
+    GTEST_SKIP() << "gnuplot not installed (apt install gnuplot-nox)";
+  const auto dir = temp_dir();
+  // The CPU backend has no roofs: its results say so when asked for a roofline.
+  const auto cpu = dir / "cpu.json";
+  auto r = run_gpurun("bench kernels/suites/stream.json --backend cpu -a 'N[pow2]=[10:10]' "
+                      "--filter '^triad/' --min-samples 3 --max-samples 3 --min-time 0 --json " +
+                      cpu.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_gpurun("plot " + cpu.string() + " --roofline -o " + (dir / "cpu.svg").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(cpu.string() + ": no roofline"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "cpu.svg"));
+  // A GPU's result, as bench --metrics roofline writes it: roofs and a point per case.
+  const auto gpu = dir / "gpu.json";
+  std::ofstream(gpu) << R"({"context": {"gpurun": {"suite": "mm", "device": "NVIDIA H100",
+    "roofline": {"bandwidth_bytes_per_s": 3.35e12, "source": "counters",
+                 "compute_flops_per_s": {"fp32": 6.68e13, "fp64": 3.34e13}}}},
+    "benchmarks": [{"name": "tiled/N:1024", "gpurun": {"case": "tiled", "axes": {"N": "1024"},
+      "samples_s": [1.35e-4], "median_s": 1.35e-4,
+      "roofline": {"precision": "fp32", "intensity": 255, "achieved_flops_per_s": 1.59e13,
+                   "bound": "compute", "fraction": 0.238, "source": "counters"}}}]})";
+  r = run_gpurun("plot " + gpu.string() + " --roofline");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + (dir / "gpu.svg").string() + " (1 case on the counters roofline)\n");
+  std::ifstream in(dir / "gpu.svg");
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(svg.find("fp32 roof 66.8 TFLOP/s (3.35 TB/s DRAM)"), std::string::npos)
+      << svg.substr(0, 2000);
+  EXPECT_NE(svg.find("tiled/N:1024 (fp32)"), std::string::npos);
+}
+
 TEST(Plot, BadTargetsFailBeforeTheSuiteRuns) {
   const auto dir = temp_dir();
   auto r = run_gpurun("bench kernels/suites/stream.json --backend cpu --plot " + dir.string());
