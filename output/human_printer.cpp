@@ -90,6 +90,13 @@ void print_occupancy(std::ostream& out, const std::vector<arch::Occupancy>& kern
   }
 }
 
+bool only_roofline_metrics(const CounterReport& counters) {
+  const auto& preset = roofline_metrics();
+  return std::all_of(counters.values.begin(), counters.values.end(), [&](const MetricValue& m) {
+    return std::find(preset.begin(), preset.end(), m.name) != preset.end();
+  });
+}
+
 } // namespace
 
 void HumanPrinter::do_print_launch(const RunOutcome& outcome) {
@@ -188,8 +195,10 @@ void HumanPrinter::do_print_bench(const bench::BenchReport& report) {
     if (report.roofline)
       out() << roofs_line(*report.roofline);
     out() << '\n' << bench_markdown(report);
+    // Each case's counters, unless they are only the roofline preset's: the table's roofline
+    // columns say what those do, and the JSON has them all.
     for (const auto& c : report.cases)
-      if (c.counters)
+      if (c.counters && !only_roofline_metrics(*c.counters))
         out() << '\n' << c.name << ": " << counters_text(*c.counters);
   } else {
     fmt::print(out(), "{} on {} device{} of {} · {} · noise ≤ {:.2g}% · {} in all\n", report.suite,
