@@ -70,7 +70,7 @@ TEST_F(CompiledEngineE2E, BothEnginesGiveTheSameBytesOnEveryBundledKernel) {
   }
   // The kernels the engine handles really ran compiled (the rest warned and were interpreted).
   for (const char* name : {"vector_add", "saxpy", "scalar_add", "reduce_sum", "matmul_tiled",
-                           "transpose", "numeric_edges"})
+                           "transpose", "numeric_edges", "affine_guesses"})
     EXPECT_TRUE(compiled.count(name)) << name << " did not run compiled";
 }
 

@@ -8,7 +8,7 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 4;
+inline constexpr std::uint32_t kVersion = 5;
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;
@@ -72,6 +72,9 @@ struct Block {
   std::uint32_t* resume = nullptr; ///< per thread: 1 + the site the fast path left it at, or 0
   std::uint32_t* barriers = nullptr; ///< per thread: the block-wide barriers it reached
   Window* sites = nullptr;         ///< per memory instruction: the window it last hit
+  /// The checks' memo (zeroed when a block starts): Kernel::memo_regions flags, then per row of
+  /// threads (ty + ntid.y * tz) Kernel::memo_slots values.
+  std::uint64_t* memo = nullptr;
   Window shared;                   ///< the block's shared memory
   // The first fault (set by translate): the thread (linear index) and the PTX line.
   std::uint32_t fault = 0;
@@ -84,6 +87,52 @@ using RegionFn = void (*)(Block* b, std::uint32_t all);
 /// One thread's rest of a region from where the fast path left it: 0, or 1 after a fault.
 using ResumeFn = int (*)(Block* b, std::uint32_t thread, std::uint32_t site);
 
+/// What a pass over a block's threads found.
+struct Scan {
+  std::uint32_t lowest = kDone; ///< the lowest region a thread waits at
+  std::uint32_t waiting = 0;    ///< how many threads wait there
+  std::uint32_t resume = 0;     ///< nonzero when a thread must be resumed (Block::resume)
+  std::uint32_t fewest = 0;     ///< the fewest block-wide barriers a thread reached
+  std::uint32_t most = 0;       ///< the most
+};
+using ScanFn = void (*)(const Block* b, Scan* s);
+
+/// Where the threads wait after a region ran, and whether any must be resumed. Defined here so
+/// that the generated module compiles it for the host's vectors, as it does the regions.
+inline void scan_threads(const Block* b, Scan* s) {
+  const std::uint32_t n = b->launch->threads;
+  const std::uint32_t* const at = b->at;
+  const std::uint32_t* const resume = b->resume;
+  std::uint32_t lowest = kDone, highest = 0, any = 0;
+  for (std::uint32_t t = 0; t < n; ++t) {
+    lowest = at[t] < lowest ? at[t] : lowest;
+    highest = at[t] > highest ? at[t] : highest;
+    any |= resume[t];
+  }
+  s->lowest = lowest;
+  s->resume = any;
+  s->waiting = n;
+  if (lowest == highest) // the usual case: every thread waits at the same region
+    return;
+  std::uint32_t waiting = 0;
+  for (std::uint32_t t = 0; t < n; ++t)
+    waiting += at[t] == lowest ? 1u : 0u;
+  s->waiting = waiting;
+}
+
+/// At the end of a block: the fewest and the most barriers its threads reached.
+inline void count_barriers(const Block* b, Scan* s) {
+  const std::uint32_t n = b->launch->threads;
+  const std::uint32_t* const reached = b->barriers;
+  std::uint32_t fewest = 0xffffffffu, most = 0;
+  for (std::uint32_t t = 0; t < n; ++t) {
+    fewest = reached[t] < fewest ? reached[t] : fewest;
+    most = reached[t] > most ? reached[t] : most;
+  }
+  s->fewest = fewest;
+  s->most = most;
+}
+
 /// What the generated module exports as `gpurun_native_kernel`.
 struct Kernel {
   std::uint32_t version = kVersion;
@@ -93,6 +142,10 @@ struct Kernel {
   std::uint32_t predicate_slots = 0;
   const RegionFn* fast = nullptr;
   const ResumeFn* resume = nullptr;
+  ScanFn scan = nullptr;     ///< scan_threads, compiled with the regions
+  ScanFn barriers = nullptr; ///< count_barriers, likewise
+  std::uint32_t memo_regions = 0;
+  std::uint32_t memo_slots = 0;
 };
 
 } // namespace gpurun::native_abi

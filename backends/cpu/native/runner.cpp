@@ -137,6 +137,9 @@ BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const Compile
   m_block.barriers = m_barriers.data();
   m_block.sites = m_sites.data();
   m_block.shared = Window{emu::kSharedBase, block_shared_bytes(launch), m_shared.data()};
+  const std::size_t rows = std::size_t{launch.block.y} * launch.block.z;
+  m_memo.assign(table.memo_regions + rows * table.memo_slots, 0);
+  m_block.memo = m_memo.data();
 }
 
 bool BlockRunner::run_block(Dim3 index) {
@@ -148,26 +151,22 @@ bool BlockRunner::run_block(Dim3 index) {
   m_block.fault = 0;
   std::fill(m_at.begin(), m_at.end(), 0u);
   std::fill(m_barriers.begin(), m_barriers.end(), 0u);
+  std::fill(m_memo.begin(), m_memo.begin() + table.memo_regions, std::uint64_t{0});
   // Shared memory starts zeroed on every block, as on the interpreter.
   std::fill(m_shared.begin(), m_shared.end(), std::uint8_t{0});
-  // Every thread starts at the entry region; after each region ran, one pass over the threads
-  // finishes those the fast loop left at an access (exactly, one by one) and finds the lowest
-  // region any thread waits at, which runs next.
+  // Every thread starts at the entry region. After each region ran, the module's scan (compiled
+  // for the host's vectors) finds the lowest region any thread waits at, which runs next, and
+  // whether the fast loop left a thread at an access, which is then finished exactly, one by one.
   std::uint32_t lowest = 0;
   std::uint32_t waiting = threads;
+  native_abi::Scan scan;
   for (;;) {
     if (m_launch.cancel.load(std::memory_order_relaxed))
       throw emu::Cancelled{};
     const std::uint32_t region = lowest;
     table.fast[region](&m_block, waiting == threads ? 1u : 0u);
-    // Plain loops over the threads (the compiler vectorizes them): any thread to resume, then
-    // the lowest region and how many threads wait there.
-    const std::uint32_t* const at = m_at.data();
-    const std::uint32_t* const resume = m_resume.data();
-    std::uint32_t any = 0;
-    for (std::uint32_t t = 0; t < threads; ++t)
-      any |= resume[t];
-    if (any != 0) [[unlikely]] {
+    table.scan(&m_block, &scan);
+    if (scan.resume != 0) [[unlikely]] {
       for (std::uint32_t t = 0; t < threads; ++t) {
         if (m_resume[t] == 0)
           continue;
@@ -178,21 +177,23 @@ bool BlockRunner::run_block(Dim3 index) {
           return false;
         }
       }
+      table.scan(&m_block, &scan);
     }
-    lowest = native_abi::kDone;
-    for (std::uint32_t t = 0; t < threads; ++t)
-      lowest = std::min(lowest, at[t]);
-    waiting = 0;
-    for (std::uint32_t t = 0; t < threads; ++t)
-      waiting += at[t] == lowest ? 1u : 0u;
-    if (lowest == native_abi::kDone) {
+    if (scan.lowest == native_abi::kDone) {
       check_barrier_counts(index);
       return true;
     }
+    lowest = scan.lowest;
+    waiting = scan.waiting;
   }
 }
 
 void BlockRunner::check_barrier_counts(Dim3 index) {
+  native_abi::Scan counts;
+  m_kernel->table().barriers(&m_block, &counts);
+  if (counts.most == counts.fewest)
+    return;
+  // Threads disagree: the first thread with the most and the first with the fewest.
   std::uint32_t most = 0, fewest = ~0u, most_thread = 0, fewest_thread = 0;
   for (std::uint32_t t = 0; t < m_abi.threads; ++t) {
     const std::uint32_t n = m_barriers[t];

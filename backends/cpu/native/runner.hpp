@@ -39,6 +39,7 @@ private:
   std::vector<std::uint32_t> m_resume;
   std::vector<std::uint32_t> m_barriers;
   std::vector<native_abi::Window> m_sites;
+  std::vector<std::uint64_t> m_memo;
   std::vector<std::uint8_t> m_shared;
 };
 

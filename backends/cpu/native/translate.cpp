@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <vector>
@@ -138,6 +139,14 @@ Modifiers modifiers_of(const ptx::Instruction& in) {
   return m;
 }
 
+/// A register's value as `base + c × tid.x`: not yet seen, known c, or not of that form.
+struct Coefficient {
+  enum State : std::uint8_t { unknown, known, not_affine } state = unknown;
+  std::int64_t c = 0;
+};
+/// Registers a region computes as their row's first value plus c × tid.x: slot → c.
+using Affine = std::map<std::uint32_t, std::int64_t>;
+
 /// Translates one kernel: regions, then each region's fast loop and resume function.
 class Translator {
 public:
@@ -172,6 +181,7 @@ public:
         }
       }
       find_recomputable(defs, uses);
+      find_affine(defs, uses);
       for (const auto& [slot, pc] : m_recompute)
         m_crossing.erase(slot);
       for (const auto& [slot, pc] : m_must_be_unread)
@@ -875,7 +885,7 @@ private:
   std::string jump(std::uint32_t pc, std::uint32_t target, const std::set<std::uint32_t>& code,
                    Mode mode) const {
     if (target > pc && !is_head(target) && code.count(target))
-      return fmt::format("goto {}{};", label_prefix(mode), target);
+      return fmt::format("goto {}{}{};", label_prefix(mode), m_label_tail, target);
     return leave(target, mode);
   }
 
@@ -914,7 +924,7 @@ private:
       m_pread.clear();
       m_pwritten.clear();
       if (targets.count(pc) && !is_head(pc))
-        b.text += fmt::format("{}{}:;\n", label_prefix(mode), pc);
+        b.text += fmt::format("{}{}{}:;\n", label_prefix(mode), m_label_tail, pc);
       const std::string guard = guard_of(in);
       std::string text;
       bool falls_through = true;
@@ -988,8 +998,11 @@ private:
 
   /// A version of region `r`'s code with its locals (the lane loop's body, or the resume
   /// function's).
-  std::string region_code_text(std::uint32_t r, Mode mode) {
+  std::string region_code_text(std::uint32_t r, Mode mode, const Affine* affine = nullptr) {
+    // The loops with affine registers are a second copy in the same function: labels of their own.
+    m_label_tail = affine != nullptr ? "a" : "";
     Body b = body(r, mode);
+    m_label_tail.clear();
     std::set<std::uint32_t> regs, written, preds, pwritten;
     for (const auto& [pc, u] : b.uses) {
       regs.insert(u.read.begin(), u.read.end());
@@ -1013,6 +1026,13 @@ private:
     for (std::uint32_t s : regs) {
       const bool load = !chain.count(s) && (mode == Mode::resume || b.live_in.count(s));
       const char* type = is_narrow(s) ? "std::uint32_t" : "std::uint64_t";
+      if (load && affine != nullptr && affine->count(s)) {
+        // Checked before the loop: this thread's value is its row's first plus c × tid.x.
+        locals += fmt::format("  {0} r{1} = A{1} + {0}({2:#x}u) * tx;\n", type, s,
+                              is_narrow(s) ? std::uint64_t{static_cast<std::uint32_t>(affine->at(s))}
+                                           : static_cast<std::uint64_t>(affine->at(s)));
+        continue;
+      }
       locals += load ? fmt::format("  {} r{} = {};\n", type, s, stored(s))
                      : fmt::format("  {} r{} = 0;\n", type, s);
     }
@@ -1119,6 +1139,180 @@ private:
       decide(slot);
   }
 
+  /// Whether region `r`'s checks (with `affine`) read nothing but the block's constants and the
+  /// candidates, and only shared memory, whose window is the block's for the whole block.
+  bool check_is_memoizable(std::uint32_t r, const Affine& affine) {
+    const auto sites = m_region_sites;
+    m_region_sites.clear();
+    const Body b = body(r, Mode::check);
+    const bool shared_only = m_region_sites.empty();
+    m_region_sites = sites;
+    if (!shared_only)
+      return false;
+    // Backward over the region: what the addresses and the paths taken depend on.
+    std::set<std::uint32_t> regs, preds;
+    for (auto it = b.pcs.rbegin(); it != b.pcs.rend(); ++it) {
+      const std::uint32_t pc = *it;
+      const Inst& in = m_program.code[pc];
+      const Use& u = b.uses.at(pc);
+      bool needed = in.control != Control::none;
+      if (in.control == Control::none && is_memory(pc) &&
+          !(in.space == Space::param_kernel && in.a == kNoReg)) {
+        needed = true;
+        if (in.a != kNoReg)
+          regs.insert(in.a);
+      }
+      for (std::uint32_t w : u.written)
+        needed = needed || regs.count(w) != 0;
+      for (std::uint32_t w : u.pwritten)
+        needed = needed || preds.count(w) != 0;
+      if (!needed)
+        continue;
+      if (!is_memory(pc))
+        regs.insert(u.read.begin(), u.read.end());
+      preds.insert(u.pread.begin(), u.pread.end());
+    }
+    for (std::uint32_t p : preds)
+      if (b.plive_in.count(p))
+        return false;
+    return std::all_of(regs.begin(), regs.end(), [&](std::uint32_t s) {
+      return !b.live_in.count(s) || affine.count(s) != 0 || m_recompute.count(s) != 0;
+    });
+  }
+
+  /// Region `r`'s registers that come in from earlier regions and are, by find_affine's guess,
+  /// the same for the threads of a row up to c × tid.x: slot → c.
+  Affine affine_live_in(std::uint32_t r) {
+    Body b = body(r, Mode::unchecked);
+    Affine out;
+    for (std::uint32_t s : b.live_in) {
+      auto it = m_affine.find(s);
+      if (it != m_affine.end() && it->second.state == Coefficient::known && m_crossing.count(s) &&
+          !m_recompute.count(s))
+        out[s] = it->second.c;
+    }
+    return out;
+  }
+
+  /// For each integer register, a guess of its value's coefficient of tid.x when every one of its
+  /// definitions agrees: `base + c × tid.x`, base the same for a row of threads that run together
+  /// (a loop counter, a pointer advanced by a uniform step, tid.y). Only a guess: a region checks
+  /// it over every thread before it relies on it.
+  void find_affine(const std::map<std::uint32_t, std::set<std::uint32_t>>& defs,
+                   const std::map<std::uint32_t, Use>& uses) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [slot, pcs] : defs) {
+        Coefficient& now = m_affine[slot];
+        if (now.state == Coefficient::not_affine)
+          continue;
+        for (std::uint32_t pc : pcs) {
+          const Coefficient c = uses.at(pc).written.size() == 1 && m_program.code[pc].d == slot
+                                    ? coefficient_of(pc)
+                                    : Coefficient{Coefficient::not_affine, 0};
+          const Coefficient joined = join(now, c);
+          if (joined.state != now.state || joined.c != now.c) {
+            now = joined;
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+
+  static Coefficient join(Coefficient a, Coefficient b) {
+    if (a.state == Coefficient::unknown)
+      return b;
+    if (b.state == Coefficient::unknown)
+      return a;
+    if (a.state == Coefficient::known && b.state == Coefficient::known && a.c == b.c)
+      return a;
+    return {Coefficient::not_affine, 0};
+  }
+
+  [[nodiscard]] Coefficient operand_coefficient(std::uint32_t slot) const {
+    if (slot == kNoReg || m_constants.count(slot))
+      return {Coefficient::known, 0};
+    if (auto it = m_specials.find(slot); it != m_specials.end()) {
+      switch (it->second) {
+      case Special::tid_x:
+        return {Coefficient::known, 1};
+      case Special::laneid:
+      case Special::warpid:
+      case Special::lanemask_eq:
+      case Special::lanemask_lt:
+      case Special::lanemask_le:
+      case Special::lanemask_gt:
+      case Special::lanemask_ge:
+        return {Coefficient::not_affine, 0};
+      default:
+        return {Coefficient::known, 0};
+      }
+    }
+    auto it = m_affine.find(slot);
+    return it == m_affine.end() ? Coefficient{} : it->second;
+  }
+
+  /// What one definition gives, from what its sources are now.
+  [[nodiscard]] Coefficient coefficient_of(std::uint32_t pc) const {
+    const Inst& in = m_program.code[pc];
+    const ptx::Instruction& a = *ast(pc);
+    constexpr Coefficient no{Coefficient::not_affine, 0};
+    if (is_memory(pc))
+      return a.opcode == "ld" && in.space == Space::param_kernel && in.a == kNoReg
+                 ? Coefficient{Coefficient::known, 0}
+                 : no;
+    const Modifiers m = modifiers_of(a);
+    for (Type t : m.types)
+      if (!is_int(t))
+        return no;
+    const Coefficient x = operand_coefficient(in.a), y = operand_coefficient(in.b),
+                      z = operand_coefficient(in.c);
+    for (const Coefficient& v : {x, y, z})
+      if (v.state == Coefficient::not_affine)
+        return no;
+    if (x.state == Coefficient::unknown || y.state == Coefficient::unknown ||
+        z.state == Coefficient::unknown)
+      return {};
+    auto known = [](std::int64_t c) { return Coefficient{Coefficient::known, c}; };
+    auto constant_of = [&](std::uint32_t slot) -> std::optional<std::int64_t> {
+      auto it = m_constants.find(slot);
+      if (it == m_constants.end())
+        return std::nullopt;
+      return static_cast<std::int64_t>(it->second);
+    };
+    // x × y: affine when one side is a constant or both are uniform.
+    auto product = [&]() -> Coefficient {
+      if (auto k = constant_of(in.b))
+        return known(static_cast<std::int64_t>(static_cast<std::uint64_t>(x.c) *
+                                               static_cast<std::uint64_t>(*k)));
+      if (auto k = constant_of(in.a))
+        return known(static_cast<std::int64_t>(static_cast<std::uint64_t>(y.c) *
+                                               static_cast<std::uint64_t>(*k)));
+      return x.c == 0 && y.c == 0 ? known(0) : no;
+    };
+    const std::string& op = a.opcode;
+    const bool plain = m.rest.empty();
+    if ((op == "mov" || op == "cvta" || op == "cvt") && in.guard == kNoReg)
+      return x;
+    if (op == "add" && plain)
+      return known(x.c + y.c);
+    if (op == "sub" && plain)
+      return known(x.c - y.c);
+    if (op == "neg" && plain)
+      return known(-x.c);
+    if ((op == "mul" || op == "mad") && (m.has("lo") || m.has("wide"))) {
+      const Coefficient p = product();
+      return p.state == Coefficient::known && op == "mad" ? known(p.c + z.c) : p;
+    }
+    if (op == "shl" && plain) {
+      if (auto k = constant_of(in.b); k && *k >= 0 && *k < 63)
+        return known(static_cast<std::int64_t>(static_cast<std::uint64_t>(x.c) << *k));
+    }
+    // Anything else of uniform values (a shift, a division, a mask) is uniform.
+    return x.c == 0 && y.c == 0 && z.c == 0 && in.e == kNoReg && op != "selp" ? known(0) : no;
+  }
+
   /// Whether every address and every branch of region `r` can be known before it runs: no value
   /// it loads from memory reaches an address or a condition. Then one pass over the threads checks
   /// every access first, and a loop without checks (which the compiler vectorizes with plain
@@ -1194,16 +1388,17 @@ private:
       out += (split == std::string::npos ? "" : code.substr(split)) + "  return 0;\n}\n\n";
       return out;
     }
-    auto loop = [&](const std::string& body, bool vectorize) {
+    auto loop = [&](const std::string& body, bool vectorize, const std::string& row_values = {}) {
       return fmt::format("  for (std::uint32_t tz = 0; tz < bz; ++tz)\n"
                          "  for (std::uint32_t ty = 0; ty < by; ++ty) {{\n"
                          "  const std::uint32_t row = bx * (ty + by * tz);\n"
-                         "{}"
+                         "{}{}"
                          "  for (std::uint32_t tx = 0; tx < bx; ++tx) {{\n"
                          "  const std::uint32_t t = row + tx;\n"
                          "  if (!all && At[t] != {}u) continue;\n"
                          "{}  }}\n  }}\n",
-                         vectorize ? "#pragma clang loop vectorize(assume_safety)\n" : "", r, body);
+                         row_values, vectorize ? "#pragma clang loop vectorize(assume_safety) interleave_count(1)\n" : "",
+                         r, body);
     };
     const std::string checked = region_code_text(r, Mode::checked);
     std::string first;
@@ -1211,6 +1406,60 @@ private:
       first = "  std::uint32_t bad_ = 0;\n" + loop(region_code_text(r, Mode::check), true) +
               "  if (bad_ == 0) {\n" + loop(region_code_text(r, Mode::unchecked), true) +
               "  return;\n  }\n";
+      // When every thread is here and each candidate register holds its row's first value plus
+      // c × tid.x (checked first, over every thread), the loops compute it so: the compiler then
+      // sees uniform values and consecutive addresses where the arrays would give gathers.
+      const Affine affine = affine_live_in(r);
+      if (!affine.empty()) {
+        std::string row_values, verify;
+        for (const auto& [slot, c] : affine) {
+          const char* type = is_narrow(slot) ? "std::uint32_t" : "std::uint64_t";
+          row_values += fmt::format("  const {0} A{1} = {2}[std::size_t{{{1}}} * T + row];\n", type,
+                                    slot, is_narrow(slot) ? "R32" : "R");
+          verify += fmt::format("  miss_ |= {} != A{} + {}({:#x}u) * tx;\n", stored(slot), slot, type,
+                                is_narrow(slot) ? std::uint64_t{static_cast<std::uint32_t>(c)}
+                                                : static_cast<std::uint64_t>(c));
+        }
+        const auto all_rows = [&](const std::string& body, bool vectorize) {
+          std::string text = loop(body, vectorize, row_values);
+          const std::string skip = fmt::format("  if (!all && At[t] != {}u) continue;\n", r);
+          text.erase(text.find(skip), skip.size()); // every thread is here
+          return text;
+        };
+        std::string check = all_rows(region_code_text(r, Mode::check, &affine), true);
+        if (check_is_memoizable(r, affine)) {
+          // What the checks read is this block's constants and the candidates' row values: when
+          // those are what passed last time in this block (the memo), the accesses are known
+          // to be in the window again, and the checks are skipped.
+          const std::uint32_t at = m_memo_slots;
+          m_memo_slots += static_cast<std::uint32_t>(affine.size());
+          const std::uint32_t flag = m_memo_regions++;
+          std::string compare, keep;
+          std::uint32_t i = at;
+          for (const auto& [slot, c] : affine) {
+            const std::string entry = fmt::format("M[MR + (row / bx) * MS + {}]", i++);
+            compare += fmt::format("  again_ &= {} == std::uint64_t(A{});\n", entry, slot);
+            keep += fmt::format("  {} = A{};\n", entry, slot);
+          }
+          auto rows = [&](const std::string& body) {
+            return fmt::format("  for (std::uint32_t tz = 0; tz < bz; ++tz)\n"
+                               "  for (std::uint32_t ty = 0; ty < by; ++ty) {{\n"
+                               "  const std::uint32_t row = bx * (ty + by * tz);\n{}{}  }}\n",
+                               row_values, body);
+          };
+          check = fmt::format("  std::uint64_t* const M = B->memo;\n"
+                              "  const std::size_t MR = gpurun_native_kernel.memo_regions, MS = "
+                              "gpurun_native_kernel.memo_slots;\n"
+                              "  bool again_ = M[{0}] != 0;\n"
+                              "  if (again_) {{\n{1}  }}\n"
+                              "  if (!again_) {{\n{2}  if (bad_ == 0) {{\n  M[{0}] = 1;\n{3}  }}\n  }}\n",
+                              flag, rows(compare), check, rows(keep));
+        }
+        first = "  if (all) {\n  std::uint32_t miss_ = 0;\n" + all_rows(verify, true) +
+                "  if (miss_ == 0) {\n  std::uint32_t bad_ = 0;\n" + check +
+                "  if (bad_ == 0) {\n" + all_rows(region_code_text(r, Mode::unchecked, &affine), true) +
+                "  return;\n  }\n  }\n  }\n" + first;
+      }
     }
     out += fmt::format("static void fast{}(Block* B, std::uint32_t all) {{\n", r);
     out += common;
@@ -1253,7 +1502,9 @@ private:
                        "using gpurun::emu::put;\n"
                        "using gpurun::emu::Half;\n"
                        "using gpurun::emu::BFloat16;\n"
-                       "namespace nm = gpurun::emu::numeric;\n\n",
+                       "namespace nm = gpurun::emu::numeric;\n"
+                       "extern \"C\" __attribute__((visibility(\"default\"))) const Kernel "
+                       "gpurun_native_kernel;\n\n",
                        m_function.name);
   }
 
@@ -1267,9 +1518,10 @@ private:
         "static const RegionFn k_fast[] = {{{}}};\n"
         "static const ResumeFn k_resume[] = {{{}}};\n"
         "extern \"C\" __attribute__((visibility(\"default\"))) const Kernel gpurun_native_kernel = "
-        "{{kVersion, {}u, {}u, {}u, {}u, k_fast, k_resume}};\n",
+        "{{kVersion, {}u, {}u, {}u, {}u, k_fast, k_resume, &scan_threads, &count_barriers, {}u, "
+        "{}u}};\n",
         fast, resume, m_heads.size(), m_sites.size(), m_program.register_count,
-        std::max<std::uint32_t>(m_program.predicate_count, 1));
+        std::max<std::uint32_t>(m_program.predicate_count, 1), m_memo_regions, m_memo_slots);
   }
 
   static constexpr std::uint32_t native_done = 0xffffffffu;
@@ -1288,6 +1540,11 @@ private:
   std::set<unsigned> m_region_shared_widths; ///< access sizes of the region's shared accesses
   std::map<std::uint32_t, std::uint32_t> m_must_be_unread; ///< atomics' old values: slot → pc
   std::set<std::uint32_t> m_wide; ///< registers some instruction writes 64 bits into
+  std::map<std::uint32_t, Coefficient> m_affine; ///< find_affine's guesses
+  std::string m_label_tail; ///< after a label's prefix: the affine copy's labels differ
+  // The checks' memo (Block::memo): a flag per memoized region, then per row of threads the
+  // candidates' values of each such region.
+  std::uint32_t m_memo_regions = 0, m_memo_slots = 0;
   std::map<std::uint32_t, std::uint32_t> m_recompute; ///< recomputed register → its definition
   std::map<std::uint32_t, std::set<std::uint32_t>> m_recompute_sources; ///< what it reads
   // Registers and predicates some region reads before it writes them: kept across regions.

@@ -76,7 +76,12 @@ template <class F> [[nodiscard]] constexpr int biased_exponent(F f) noexcept {
 }
 
 template <class F> [[nodiscard]] constexpr bool is_nan(F f) noexcept {
-  return biased_exponent(f) == exp_mask<F> && (to_bits(f) & mant_mask<F>()) != 0;
+  // Host floats compare unordered with themselves exactly when NaN (no fast-math anywhere): one
+  // vector compare where the bit test takes three, in every float result's canonicalization.
+  if constexpr (std::is_same_v<F, float> || std::is_same_v<F, double>)
+    return f != f;
+  else
+    return biased_exponent(f) == exp_mask<F> && (to_bits(f) & mant_mask<F>()) != 0;
 }
 
 template <class F> [[nodiscard]] constexpr bool is_subnormal(F f) noexcept {
