@@ -1,10 +1,17 @@
 #include "backends/compilers/clang_locate.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <fmt/format.h>
 #include <regex>
 
+#include "base/atomic_file.hpp"
+#include "base/cache_dir.hpp"
+#include "base/detail/sha256.hpp"
 #include "base/subprocess.hpp"
 
 namespace gpurun::clang_cuda {
@@ -31,20 +38,61 @@ struct Checked {
   std::string problem;
 };
 
+/// Where the output of `program --version` is kept: named by the program's real path, inode,
+/// size and modification time, so a replaced or upgraded clang is asked again. Starting clang
+/// takes about 0.1 s, which every run of a compiled kernel would otherwise pay.
+std::filesystem::path version_memo(const std::filesystem::path& program) {
+  std::error_code ec;
+  const auto real = std::filesystem::canonical(program, ec);
+  struct stat st {};
+  if (ec || ::stat(real.c_str(), &st) != 0)
+    return {};
+  const std::string key =
+      fmt::format("{}\n{}\n{}\n{}.{}\n", real.string(), st.st_ino, st.st_size, st.st_mtim.tv_sec,
+                  st.st_mtim.tv_nsec);
+  return default_cache_dir() / "probes" / ("clang-" + detail::sha256_hex(key).substr(0, 32));
+}
+
+std::string version_output(const std::filesystem::path& program, std::string& error) {
+  const auto memo = version_memo(program);
+  if (!memo.empty()) {
+    std::ifstream in(memo);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (in && parse_clang_version(text.str()))
+      return text.str();
+  }
+  const std::string argv[] = {program.string(), "--version"};
+  const auto done = proc::run(argv);
+  if (!done.started || done.exit_code != 0) {
+    error = done.error.empty() ? " failed" : " failed: " + done.error;
+    return {};
+  }
+  if (!memo.empty() && parse_clang_version(done.output)) {
+    std::error_code ec;
+    std::filesystem::create_directories(memo.parent_path(), ec);
+    try {
+      write_file_atomic(memo, done.output);
+    } catch (const std::exception&) {
+      // A read-only cache only costs the next run the same question.
+    }
+  }
+  return done.output;
+}
+
 Checked check(const std::filesystem::path& program) {
   Checked c;
   const std::string path = program.string();
-  const std::string argv[] = {path, "--version"};
-  const auto done = proc::run(argv);
-  if (!done.started || done.exit_code != 0) {
-    c.problem = fmt::format("{} --version failed{}", path,
-                            done.error.empty() ? std::string() : ": " + done.error);
+  std::string error;
+  const std::string output = version_output(program, error);
+  if (!error.empty()) {
+    c.problem = fmt::format("{} --version{}", path, error);
     return c;
   }
-  const auto version = parse_clang_version(done.output);
+  const auto version = parse_clang_version(output);
   if (!version) {
     c.problem = fmt::format("{} does not say it is clang ('{}')", path,
-                            done.output.substr(0, done.output.find('\n')));
+                            output.substr(0, output.find('\n')));
     return c;
   }
   c.version = *version;

@@ -1,6 +1,7 @@
 #include "backends/cpu/native/translate.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 #include <optional>
@@ -762,9 +763,7 @@ private:
     const std::uint32_t space = static_cast<std::uint32_t>(in.space);
     return in_window(site, in.space, mode, total, [&]() -> std::string {
     if (mode == Mode::check)
-      return fmt::format("{{ const std::uint64_t a_ = {0}; bad_ |= (a_ - s{1}b >= s{1}n) | ((a_ & "
-                         "{2}u) != 0); }}",
-                         address, site, total - 1);
+      return check_text(address, site, total);
     if (mode == Mode::unchecked)
       return fmt::format("{{ const std::uint64_t a_ = {0}; std::uint8_t* const h_ = s{1}h + (a_ - "
                          "s{1}b); {2} }}",
@@ -779,6 +778,15 @@ private:
                        "{6} }}",
                        address, site, total, space, store ? 1 : 0, in.line, each("h_"));
     });
+  }
+
+  /// The check loop's test of one access of `bytes` (a power of two) at `address`: its offset in
+  /// the window, rotated right by log2(bytes), is at most the window's limit exactly when the
+  /// access is inside and aligned (the window's base is aligned, or `s…i` fails every access):
+  /// one comparison where testing the range and the alignment apart takes three.
+  static std::string check_text(const std::string& address, std::uint32_t site, unsigned bytes) {
+    return fmt::format("bad_ |= (std::rotr(std::uint64_t({0} - s{1}b), {2}) | s{1}i) > s{1}l;",
+                       address, site, std::countr_zero(bytes));
   }
 
   /// The fast loops check an access against its site's window; shared memory has one window,
@@ -802,6 +810,8 @@ private:
     replace(fmt::format("s{}b", site), "shb");
     replace(fmt::format("s{}h", site), "shh");
     replace(fmt::format("s{}n", site), fmt::format("shn{}", bytes));
+    replace(fmt::format("s{}i", site), fmt::format("shi{}", bytes));
+    replace(fmt::format("s{}l", site), fmt::format("shl{}", bytes));
     return text;
   }
 
@@ -848,9 +858,7 @@ private:
     return in_window(site, in.space, mode, bytes, [&]() -> std::string {
     switch (mode) {
     case Mode::check:
-      return fmt::format("{{ const std::uint64_t a_ = {0}; bad_ |= (a_ - s{1}b >= s{1}n) | ((a_ & "
-                         "{2}u) != 0); }}",
-                         address, site, bytes - 1);
+      return check_text(address, site, bytes);
     case Mode::unchecked:
       return fmt::format("{{ const std::uint64_t a_ = {0}; std::uint8_t* const h_ = s{1}h + (a_ - "
                          "s{1}b); {2} }}",
@@ -1467,13 +1475,18 @@ private:
     for (std::uint32_t s : m_region_sites)
       out += fmt::format("  const Window w{0} = B->sites[{0}]; const std::uint64_t s{0}b = w{0}.base; "
                          "std::uint8_t* const s{0}h = w{0}.host; const std::uint64_t s{0}n = "
-                         "w{0}.size >= {1}u ? w{0}.size - {1}u + 1u : 0u;\n",
-                         s, site_bytes(s));
+                         "w{0}.size >= {1}u ? w{0}.size - {1}u + 1u : 0u;\n"
+                         "  const std::uint64_t s{0}i = w{0}.size >= {1}u && (s{0}b & {2}u) == 0 ? 0u : "
+                         "std::uint64_t{{1}} << 63, s{0}l = s{0}i == 0 ? (w{0}.size - {1}u) >> {3} : 0u;\n",
+                         s, site_bytes(s), site_bytes(s) - 1, std::countr_zero(site_bytes(s)));
     if (!m_region_shared_widths.empty())
       out += "  const std::uint64_t shb = B->shared.base, shs = B->shared.size;\n"
              "  std::uint8_t* const shh = B->shared.host;\n";
     for (unsigned w : m_region_shared_widths)
-      out += fmt::format("  const std::uint64_t shn{0} = shs >= {0}u ? shs - {0}u + 1u : 0u;\n", w);
+      out += fmt::format("  const std::uint64_t shn{0} = shs >= {0}u ? shs - {0}u + 1u : 0u;\n"
+                         "  const std::uint64_t shi{0} = shs >= {0}u && (shb & {1}u) == 0 ? 0u : "
+                         "std::uint64_t{{1}} << 63, shl{0} = shi{0} == 0 ? (shs - {0}u) >> {2} : 0u;\n",
+                         w, w - 1, std::countr_zero(w));
     out += first + loop(checked, true) + "}\n\n";
     return out;
   }
@@ -1494,6 +1507,7 @@ private:
 
   std::string prelude() const {
     return fmt::format("// {} compiled by gpurun's CPU engine from PTX\n"
+                       "#include <bit>\n"
                        "#include <cstring>\n"
                        "#include \"backends/cpu/emu/types.hpp\"\n"
                        "#include \"backends/cpu/native/abi.hpp\"\n"

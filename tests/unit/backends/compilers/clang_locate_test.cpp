@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "support/test_support.hpp"
 
@@ -83,6 +86,35 @@ TEST(ClangLocate, MissingLibclcOverrideIsNamed) {
   EXPECT_TRUE(found.libclc.empty());
   EXPECT_NE(found.libclc_reason.find("/no/such/libclc.bc"), std::string::npos)
       << found.libclc_reason;
+}
+
+TEST(ClangLocate, TheVersionIsAskedOnceAndAgainWhenTheProgramChanges) {
+  const auto dir = test::temp_dir();
+  const auto fake = dir / "clang";
+  const auto calls = dir / "calls";
+  const auto write = [&](const char* version) {
+    std::ofstream(fake) << "#!/bin/sh\necho x >> '" << calls.string() << "'\necho 'clang version "
+                        << version << "'\n";
+    std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  };
+  const auto asked = [&] {
+    std::ifstream in(calls);
+    return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+  };
+  const char* saved = std::getenv("GPURUN_CACHE_DIR");
+  const std::string previous = saved != nullptr ? saved : "";
+  ::setenv("GPURUN_CACHE_DIR", (dir / "cache").c_str(), 1);
+  write("14.0.6");
+  EXPECT_EQ(clang_cuda::probe_installation(fake.string(), "").availability.version, "14.0.6");
+  EXPECT_EQ(clang_cuda::probe_installation(fake.string(), "").availability.version, "14.0.6");
+  EXPECT_EQ(asked(), 1); // the second answer came from the cache
+  write("15.0.10");      // an upgrade: another size and modification time
+  EXPECT_EQ(clang_cuda::probe_installation(fake.string(), "").availability.version, "15.0.10");
+  EXPECT_EQ(asked(), 2);
+  if (saved != nullptr)
+    ::setenv("GPURUN_CACHE_DIR", previous.c_str(), 1);
+  else
+    ::unsetenv("GPURUN_CACHE_DIR");
 }
 
 TEST(ClangLocate, ThisMachinesClang) {
