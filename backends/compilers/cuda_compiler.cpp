@@ -122,9 +122,9 @@ CudaCompiler parse_cuda_compiler(const std::string& text, const std::string& fie
 }
 
 CompilerInfo nvrtc_info() {
-  const auto& lib = nvrtc::library();
-  const auto& probe = lib.availability;
-  return {"nvrtc", probe.available, probe.version, probe.location, probe.reason, lib.builtins, {}};
+  const auto& found = nvrtc::probed();
+  const auto& probe = found.availability;
+  return {"nvrtc", probe.available, probe.version, probe.location, probe.reason, found.builtins, {}};
 }
 
 CompilerInfo clang_info() {

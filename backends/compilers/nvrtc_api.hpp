@@ -1,12 +1,14 @@
 #pragma once
 // The NVRTC function table, filled by dlsym from the first libnvrtc that loads. Types come from
 // nvrtc_types.hpp, gpurun's own declarations of the NVRTC API, so no toolkit is needed to build.
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "backends/compilers/nvrtc.hpp"
 #include "backends/compilers/nvrtc_locate.hpp"
 #include "backends/compilers/nvrtc_types.hpp"
+
 #include "backends/kit/dynamic_library.hpp"
 
 namespace gpurun::nvrtc {
@@ -54,6 +56,19 @@ struct Library {
 /// Loads NVRTC on first use (thread-safe) from the candidates of locate(LocateEnv::system());
 /// `availability.available` says whether `api` is usable.
 [[nodiscard]] const Library& library();
+
+/// What a load of NVRTC found, without loading it when an earlier run already did from the same
+/// files (kept in the cache folder, named by the candidates' paths, inodes, sizes and modification
+/// times, the loader's cache and LD_LIBRARY_PATH): a compile-cache hit then never opens the
+/// library, which takes about 35 ms. library() loads for real.
+struct Probed {
+  Availability availability;
+  std::string builtins;
+};
+[[nodiscard]] const Probed& probed();
+/// probed()'s work for `search`, calling `load_now` on a miss; exposed for tests.
+[[nodiscard]] Probed probe_with_memo(const Search& search,
+                                     const std::function<const Library&()>& load_now);
 
 /// Tries `search.candidates` in order and keeps the first that loads, has every required entry
 /// point and whose builtins library can be opened (beside it, beside the file it links to, or

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -104,6 +105,51 @@ TEST(NvrtcLibrary, ExactLibraryThatDoesNotLoadSaysSo) {
       << lib.availability.reason;
   EXPECT_EQ(lib.availability.reason.find('\n'), std::string::npos);
   EXPECT_EQ(lib.api.version, nullptr);
+}
+
+TEST(NvrtcLibrary, WhatALoadFoundIsKeptUntilTheFilesChange) {
+  const auto dir = test::temp_dir();
+  const auto file = dir / "libnvrtc.so.13";
+  std::ofstream(file) << "not a library";
+  const char* saved = std::getenv("GPURUN_CACHE_DIR");
+  const std::string previous = saved != nullptr ? saved : "";
+  ::setenv("GPURUN_CACHE_DIR", (dir / "cache").c_str(), 1);
+  Search search;
+  search.candidates = {file.string()};
+  search.exclusive = true;
+  int loads = 0;
+  Library found;
+  found.availability.available = true;
+  found.availability.version = "13.0";
+  found.availability.location = file.string();
+  found.builtins = (dir / "libnvrtc-builtins.so.13.0").string();
+  const auto load_now = [&]() -> const Library& {
+    ++loads;
+    return found;
+  };
+  Probed p = probe_with_memo(search, load_now);
+  EXPECT_EQ(loads, 1);
+  EXPECT_EQ(p.availability.version, "13.0");
+  p = probe_with_memo(search, load_now); // the same files: nothing is loaded
+  EXPECT_EQ(loads, 1);
+  EXPECT_TRUE(p.availability.available);
+  EXPECT_EQ(p.availability.location, file.string());
+  EXPECT_EQ(p.builtins, found.builtins);
+  std::ofstream(file) << "another library, longer"; // a new toolkit in the same place
+  found.availability.version = "13.1";
+  p = probe_with_memo(search, load_now);
+  EXPECT_EQ(loads, 2);
+  EXPECT_EQ(p.availability.version, "13.1");
+  // A load that found nothing is not kept: the next run looks again.
+  std::ofstream(file) << "x";
+  found.availability = {};
+  (void)probe_with_memo(search, load_now);
+  (void)probe_with_memo(search, load_now);
+  EXPECT_EQ(loads, 4);
+  if (saved != nullptr)
+    ::setenv("GPURUN_CACHE_DIR", previous.c_str(), 1);
+  else
+    ::unsetenv("GPURUN_CACHE_DIR");
 }
 
 TEST(NvrtcLibrary, NotFoundNamesThePlacesSearched) {
