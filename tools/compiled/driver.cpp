@@ -125,11 +125,12 @@ enum class Counting { off, on };
 class EmulatorRunner : public Runner {
 public:
   EmulatorRunner(gpurun::Backend& backend, const std::string& ptx_path, const Case& c,
-                 Counting counting)
+                 Counting counting, const char* engine = "interpret")
       : m_case(c) {
     gpurun::ContextOptions options;
     options.settings.host_threads = 1;
     options.settings.stats = counting == Counting::on;
+    options.settings.cpu_engine = engine;
     m_context = backend.devices()[0]->create_context(options);
     gpurun::KernelSource src{read_text(ptx_path), ptx_path, gpurun::Language::ptx};
     m_module = m_context->load(m_context->compile(src, {}));
@@ -357,6 +358,10 @@ int main(int argc, char** argv) {
       std::vector<Way> ways;
       ways.push_back(
           {"emulator", std::make_unique<EmulatorRunner>(*backend, ptx, c, Counting::off)});
+      // The CPU backend's compiled engine (docs/compiled-engine.md): the same PTX, through the
+      // backend, as a user's run gets it.
+      ways.push_back({"engine", std::make_unique<EmulatorRunner>(*backend, ptx, c, Counting::off,
+                                                                 "compiled")});
       ways.push_back(
           {"compiled", std::make_unique<CompiledRunner>(so_dir + "/" + c.kernel + ".so", c)});
       ways.push_back({"compiled_scalar",

@@ -23,8 +23,8 @@ KERNELS = ["vector_add", "matmul_tiled", "reduce_block"]
 CLANG = "clang++-14"
 FLAGS = ["-std=c++20", "-O3", "-march=native", "-ffp-contract=off", "-fPIC", "-shared"]
 SCALAR_FLAGS = ["-fno-vectorize", "-fno-slp-vectorize"]
-LIBS = ["pipeline", "backends", "backend_cuda", "backend_cpu", "compilers", "backend_hip", "kit",
-        "base"]
+LIBS = ["pipeline", "backends", "backend_cuda", "backend_cpu", "backend_hip", "compilers", "capture",
+        "kit", "base"]
 
 
 def timed(cmd):
@@ -62,7 +62,8 @@ def build_driver(build, work, with_opencl):
            os.path.join(HERE, "driver.cpp"), "-o", os.path.join(work, "driver")]
     if with_opencl:
         cmd.insert(1, "-DGPURUN_COMPILED_WITH_OPENCL")
-    cmd += [os.path.join(work, f"libgpurun_{lib}.a") for lib in LIBS] + ["-ldl"]
+    cmd += [os.path.join(work, f"libgpurun_{lib}.a") for lib in LIBS] + ["-lzstd", "-ldl",
+                                                                        "-lpthread"]
     if with_opencl:
         cmd.append("-lOpenCL")
     subprocess.run(cmd, check=True)

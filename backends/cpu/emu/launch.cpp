@@ -41,12 +41,24 @@ void LaunchJob::work(int worker) {
       interpreter.emplace(*m_state, worker);
     const Dim3 grid = m_state->grid;
     const auto workers = static_cast<std::uint64_t>(m_state->workers);
-    auto run = [&](std::uint64_t b) {
+    // A block's index from its number (divisions: once per chunk, then step_index).
+    auto index_of = [&](std::uint64_t b) {
+      return Dim3{static_cast<std::uint32_t>(b % grid.x),
+                  static_cast<std::uint32_t>(b / grid.x % grid.y),
+                  static_cast<std::uint32_t>(b / (std::uint64_t{grid.x} * grid.y))};
+    };
+    auto step_index = [&](Dim3& index) {
+      if (++index.x < grid.x)
+        return;
+      index.x = 0;
+      if (++index.y < grid.y)
+        return;
+      index.y = 0;
+      ++index.z;
+    };
+    auto run = [&](Dim3 index) {
       if (m_state->cancel.load(std::memory_order_relaxed))
         return false;
-      Dim3 index{static_cast<std::uint32_t>(b % grid.x),
-                 static_cast<std::uint32_t>(b / grid.x % grid.y),
-                 static_cast<std::uint32_t>(b / (std::uint64_t{grid.x} * grid.y))};
       if (!compiled) {
         interpreter->run_block(index);
         return true;
@@ -69,7 +81,7 @@ void LaunchJob::work(int worker) {
     // (The interpreter is destroyed, its counts added to the launch's, before the worker counts
     // itself done below.)
     auto run_all = [&] {
-      if (!run(static_cast<std::uint64_t>(worker)))
+      if (!run(index_of(static_cast<std::uint64_t>(worker))))
         return;
       count_done(1);
       for (;;) {
@@ -80,8 +92,9 @@ void LaunchJob::work(int worker) {
           chunk = std::max<std::uint64_t>(1, (m_blocks - first) / (8 * workers));
         } while (!m_next_block.compare_exchange_weak(first, first + chunk,
                                                      std::memory_order_relaxed));
-        for (std::uint64_t b = first; b < first + chunk; ++b)
-          if (!run(b))
+        Dim3 index = index_of(first);
+        for (std::uint64_t b = first; b < first + chunk; ++b, step_index(index))
+          if (!run(index))
             return;
         count_done(chunk);
       }

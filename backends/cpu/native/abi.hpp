@@ -8,7 +8,7 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 5;
+inline constexpr std::uint32_t kVersion = 6;
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;
@@ -143,7 +143,7 @@ struct Kernel {
   const RegionFn* fast = nullptr;
   const ResumeFn* resume = nullptr;
   ScanFn scan = nullptr;     ///< scan_threads, compiled with the regions
-  ScanFn barriers = nullptr; ///< count_barriers, likewise
+  ScanFn barriers = nullptr; ///< count_barriers, likewise; null when the kernel has no barrier
   std::uint32_t memo_regions = 0;
   std::uint32_t memo_slots = 0;
 };

@@ -150,7 +150,8 @@ bool BlockRunner::run_block(Dim3 index) {
   m_block.ctaid[2] = index.z;
   m_block.fault = 0;
   std::fill(m_at.begin(), m_at.end(), 0u);
-  std::fill(m_barriers.begin(), m_barriers.end(), 0u);
+  if (table.barriers != nullptr) // only barriers count
+    std::fill(m_barriers.begin(), m_barriers.end(), 0u);
   std::fill(m_memo.begin(), m_memo.begin() + table.memo_regions, std::uint64_t{0});
   // Shared memory starts zeroed on every block, as on the interpreter.
   std::fill(m_shared.begin(), m_shared.end(), std::uint8_t{0});
@@ -189,6 +190,8 @@ bool BlockRunner::run_block(Dim3 index) {
 }
 
 void BlockRunner::check_barrier_counts(Dim3 index) {
+  if (m_kernel->table().barriers == nullptr) // a kernel without barriers
+    return;
   native_abi::Scan counts;
   m_kernel->table().barriers(&m_block, &counts);
   if (counts.most == counts.fewest)

@@ -1532,10 +1532,17 @@ private:
         "static const RegionFn k_fast[] = {{{}}};\n"
         "static const ResumeFn k_resume[] = {{{}}};\n"
         "extern \"C\" __attribute__((visibility(\"default\"))) const Kernel gpurun_native_kernel = "
-        "{{kVersion, {}u, {}u, {}u, {}u, k_fast, k_resume, &scan_threads, &count_barriers, {}u, "
-        "{}u}};\n",
+        "{{kVersion, {}u, {}u, {}u, {}u, k_fast, k_resume, &scan_threads, {}, {}u, {}u}};\n",
         fast, resume, m_heads.size(), m_sites.size(), m_program.register_count,
-        std::max<std::uint32_t>(m_program.predicate_count, 1), m_memo_regions, m_memo_slots);
+        std::max<std::uint32_t>(m_program.predicate_count, 1),
+        has_barrier() ? "&count_barriers" : "nullptr", m_memo_regions, m_memo_slots);
+  }
+
+  [[nodiscard]] bool has_barrier() const {
+    for (std::uint32_t pc = m_function.begin; pc < m_function.end; ++pc)
+      if (m_program.code[pc].control == Control::bar_sync)
+        return true;
+    return false;
   }
 
   static constexpr std::uint32_t native_done = 0xffffffffu;
