@@ -422,6 +422,10 @@ public:
   [[nodiscard]] virtual std::optional<double> power_w() = 0;
   /// Energy used since the driver loaded, in joules; nullopt where not reported.
   [[nodiscard]] virtual std::optional<double> energy_j() = 0;
+  /// The device's settings that change what a benchmark measures, as name → value ("power_limit_w"
+  /// → "700", "ecc" → "enabled", …), in a fixed order; a setting the device does not report reads
+  /// "unknown". Recorded with bench's results, which `compare` checks for differences.
+  [[nodiscard]] virtual std::vector<std::pair<std::string, std::string>> settings() { return {}; }
 };
 
 /// One device of a backend.

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "bench/environment.hpp"
 #include "bench/statistics.hpp"
 
 namespace gpurun::bench {
@@ -142,6 +143,9 @@ ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& f
     report.warnings.push_back(fmt::format("the baseline was measured on {}, the new file on {}: "
                                           "the change includes the difference of the devices",
                                           *base_models.begin(), *new_models.begin()));
+  // Different power limits, clocks, ECC, builds … change the figures as much as the code does.
+  for (const auto& difference : environment_differences(baseline.environment, fresh.environment))
+    report.warnings.push_back("taken under different settings: " + difference);
   if (by_model)
     report.warnings.push_back("cases are paired by name and device model (a file holds several "
                               "models); a case measured on one model only is not compared");

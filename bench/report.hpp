@@ -125,6 +125,10 @@ struct BenchReport {
   bool hold = true;       ///< samples were taken behind a stream hold
   StoppingRules rules;
   std::string clocks;                  ///< "nvml" or "unavailable: <reason>"
+  /// The machine, build and device settings the figures were taken under (bench/environment.hpp):
+  /// gpurun_version, build_type, cpu, cpus, os, backend, device, driver_version, and from NVML
+  /// power_limit_w, ecc, mig, persistence_mode, sm_clock_application_mhz, … where it reports them.
+  std::vector<std::pair<std::string, std::string>> environment;
   /// The device's roofs: from the counters of the roofline preset when collected, else from its
   /// properties and default SM clock; empty when neither is known (the CPU backend).
   std::optional<Roofline> roofline;

@@ -330,7 +330,9 @@ ResultFile parse_result_document(const json& document, std::string_view label,
   file.label = std::string(label);
   if (is_result_json(document)) {
     file.format = ResultFormat::gpurun;
-    file.cases = stored_cases(parse_result_json(document, label));
+    const BenchReport report = parse_result_json(document, label);
+    file.cases = stored_cases(report);
+    file.environment = report.environment;
   } else if (json_member(document, "meta") || any_entry_has("states")) {
     file.format = ResultFormat::nvbench;
     file.cases = parse_nvbench(label, *benchmarks, folder, file.warnings);

@@ -31,6 +31,8 @@ struct ResultFile {
   std::vector<StoredCase> cases; ///< in file order, one per name
   /// What was read with less than every sample (an nvbench sample file that could not be read).
   std::vector<std::string> warnings;
+  /// The settings the figures were taken under (gpurun's files since they record them).
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 /// Reads and parses `path`. Throws usage Error naming the file (and the field, for a document

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <unordered_set>
 
@@ -162,6 +163,13 @@ ordered_json context_json(const BenchReport& report) {
                       {"min_time_s", report.rules.min_time_s},
                       {"timeout_s", report.rules.timeout_s},
                       {"clocks", report.clocks}};
+  if (!report.environment.empty()) {
+    // By name, as a reader's JSON object holds them: a file read and written again is the same.
+    ordered_json env = ordered_json::object();
+    for (const auto& [name, value] : std::map(report.environment.begin(), report.environment.end()))
+      env[name] = value;
+    gpurun["environment"] = env;
+  }
   if (report.roofline)
     gpurun["roofline"] = ordered_json(roofline_json(*report.roofline));
   if (report.multi_device()) {
@@ -460,6 +468,14 @@ void read_context(const JsonFields& context, BenchReport& report) {
   report.rules.min_time_s = g.number("min_time_s").value_or(report.rules.min_time_s);
   report.rules.timeout_s = g.number("timeout_s").value_or(report.rules.timeout_s);
   report.clocks = g.text_or_empty("clocks");
+  if (const json* env = g.object("environment")) {
+    const JsonFields e(g.label(), *env, g.field("environment"));
+    for (const auto& [name, value] : env->items())
+      if (value.is_string())
+        report.environment.emplace_back(name, value.get<std::string>());
+      else
+        (void)e.required_text(name.c_str()); // names the field of the wrong type
+  }
   if (const json* roofline = g.object("roofline"))
     report.roofline = read_roofline(JsonFields(g.label(), *roofline, g.field("roofline")));
   if (const json* devices = g.array("devices"))

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "bench/environment.hpp"
 #include "pipeline/collect.hpp"
 #include "pipeline/counters.hpp"
 #include "pipeline/execute.hpp"
@@ -212,6 +213,15 @@ std::optional<DeviceLoss> run_bench_into(BenchReport& report, const std::vector<
   std::string why_no_clocks;
   std::unique_ptr<ClockMonitor> clocks = target.device->clock_monitor(why_no_clocks);
   report.clocks = clocks ? "nvml" : "unavailable: " + why_no_clocks;
+  if (report.environment.empty()) {
+    report.environment = host_environment();
+    report.environment.emplace_back("backend", report.backend);
+    report.environment.emplace_back("device", props.name);
+    report.environment.emplace_back("driver_version", props.driver_version);
+    if (clocks)
+      for (auto& setting : clocks->settings())
+        report.environment.push_back(std::move(setting));
+  }
   if (!report.roofline)
     report.roofline =
         device_roofline(props, clocks ? clocks->default_sm_clock_mhz() : props.clock_khz / 1e3);

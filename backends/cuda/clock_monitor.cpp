@@ -77,6 +77,51 @@ std::optional<double> NvmlClockMonitor::energy_j() {
   return static_cast<double>(millijoules) / 1000.0;
 }
 
+std::vector<std::pair<std::string, std::string>> NvmlClockMonitor::settings() {
+  const NvmlApi& api = m_nvml.api();
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::string unknown = "unknown";
+  auto state = [](nvmlEnableState_t s) { return s == NVML_FEATURE_ENABLED ? "enabled" : "disabled"; };
+  unsigned int value = 0;
+  out.emplace_back("power_limit_w",
+                   api.device_get_enforced_power_limit != nullptr &&
+                           api.device_get_enforced_power_limit(m_device, &value) == NVML_SUCCESS
+                       ? fmt::format("{:g}", value / 1000.0)
+                       : unknown);
+  nvmlEnableState_t current = NVML_FEATURE_DISABLED, pending = NVML_FEATURE_DISABLED;
+  out.emplace_back("ecc", api.device_get_ecc_mode != nullptr &&
+                                  api.device_get_ecc_mode(m_device, &current, &pending) ==
+                                      NVML_SUCCESS
+                              ? state(current)
+                              : unknown);
+  unsigned int mig = 0, mig_pending = 0;
+  out.emplace_back("mig", api.device_get_mig_mode != nullptr &&
+                                  api.device_get_mig_mode(m_device, &mig, &mig_pending) ==
+                                      NVML_SUCCESS
+                              ? (mig != 0 ? "enabled" : "disabled")
+                              : unknown);
+  out.emplace_back("persistence_mode",
+                   api.device_get_persistence_mode != nullptr &&
+                           api.device_get_persistence_mode(m_device, &current) == NVML_SUCCESS
+                       ? state(current)
+                       : unknown);
+  // The application clocks are what a user locks (nvidia-smi -ac); the maximum is the board's.
+  for (const auto& [name, type] : {std::pair{"sm_clock_application_mhz", NVML_CLOCK_SM},
+                                   std::pair{"mem_clock_application_mhz", NVML_CLOCK_MEM}})
+    out.emplace_back(name, api.device_get_applications_clock != nullptr &&
+                                   api.device_get_applications_clock(m_device, type, &value) ==
+                                       NVML_SUCCESS
+                               ? std::to_string(value)
+                               : unknown);
+  out.emplace_back("sm_clock_max_mhz",
+                   api.device_get_max_clock_info != nullptr &&
+                           api.device_get_max_clock_info(m_device, NVML_CLOCK_SM, &value) ==
+                               NVML_SUCCESS
+                       ? std::to_string(value)
+                       : unknown);
+  return out;
+}
+
 std::unique_ptr<ClockMonitor> open_clock_monitor(const Nvml& nvml, const std::string& pci_bus_id,
                                                  std::string& why_not) {
   if (!nvml.error().empty()) {

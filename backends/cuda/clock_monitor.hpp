@@ -16,6 +16,7 @@ public:
   [[nodiscard]] std::string describe(std::uint64_t throttle_reasons) const override;
   [[nodiscard]] std::optional<double> power_w() override;
   [[nodiscard]] std::optional<double> energy_j() override;
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> settings() override;
 
 private:
   const Nvml& m_nvml;

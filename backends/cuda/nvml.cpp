@@ -35,6 +35,11 @@ const char* bind_all(void* h, NvmlApi& api) {
   GPURUN_NVML_BIND_OPTIONAL(device_get_power_usage, nvmlDeviceGetPowerUsage);
   GPURUN_NVML_BIND_OPTIONAL(device_get_total_energy_consumption,
                             nvmlDeviceGetTotalEnergyConsumption);
+  GPURUN_NVML_BIND_OPTIONAL(device_get_enforced_power_limit, nvmlDeviceGetEnforcedPowerLimit);
+  GPURUN_NVML_BIND_OPTIONAL(device_get_ecc_mode, nvmlDeviceGetEccMode);
+  GPURUN_NVML_BIND_OPTIONAL(device_get_mig_mode, nvmlDeviceGetMigMode);
+  GPURUN_NVML_BIND_OPTIONAL(device_get_persistence_mode, nvmlDeviceGetPersistenceMode);
+  GPURUN_NVML_BIND_OPTIONAL(device_get_applications_clock, nvmlDeviceGetApplicationsClock);
 #undef GPURUN_NVML_BIND_OPTIONAL
   static_assert(std::is_same_v<nvmlDeviceGetCurrentClocksEventReasons_fn,
                                nvmlDeviceGetCurrentClocksThrottleReasons_fn>);

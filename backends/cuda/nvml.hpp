@@ -24,6 +24,11 @@ struct NvmlApi {
   nvmlDeviceGetCurrentClocksEventReasons_fn device_get_current_clocks_event_reasons = nullptr;
   nvmlDeviceGetPowerUsage_fn device_get_power_usage = nullptr;
   nvmlDeviceGetTotalEnergyConsumption_fn device_get_total_energy_consumption = nullptr;
+  nvmlDeviceGetEnforcedPowerLimit_fn device_get_enforced_power_limit = nullptr;
+  nvmlDeviceGetEccMode_fn device_get_ecc_mode = nullptr;
+  nvmlDeviceGetMigMode_fn device_get_mig_mode = nullptr;
+  nvmlDeviceGetPersistenceMode_fn device_get_persistence_mode = nullptr;
+  nvmlDeviceGetApplicationsClock_fn device_get_applications_clock = nullptr;
 };
 
 /// NVML opened and initialized: `api` is usable when `error` is empty. Shuts NVML down when

@@ -65,5 +65,18 @@ using nvmlDeviceGetCurrentClocksThrottleReasons_fn =
 using nvmlDeviceGetPowerUsage_fn = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* power);
 using nvmlDeviceGetTotalEnergyConsumption_fn = nvmlReturn_t (*)(nvmlDevice_t device,
                                                                 unsigned long long* energy);
+// The settings a benchmark result records (bench's "environment").
+enum nvmlEnableState_t : int { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 };
+using nvmlDeviceGetEnforcedPowerLimit_fn = nvmlReturn_t (*)(nvmlDevice_t device,
+                                                            unsigned int* limit);
+using nvmlDeviceGetEccMode_fn = nvmlReturn_t (*)(nvmlDevice_t device, nvmlEnableState_t* current,
+                                                 nvmlEnableState_t* pending);
+using nvmlDeviceGetMigMode_fn = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* current,
+                                                 unsigned int* pending);
+using nvmlDeviceGetPersistenceMode_fn = nvmlReturn_t (*)(nvmlDevice_t device,
+                                                         nvmlEnableState_t* mode);
+using nvmlDeviceGetApplicationsClock_fn = nvmlReturn_t (*)(nvmlDevice_t device,
+                                                           nvmlClockType_t clockType,
+                                                           unsigned int* clockMHz);
 
 } // namespace gpurun::cuda

@@ -16,7 +16,7 @@ using nlohmann::json;
 /// A gpurun bench file: each case with `count` samples of `seconds` ± 1% in a fixed pattern.
 std::filesystem::path write_results(const std::filesystem::path& dir, const std::string& file,
                                     const std::vector<std::pair<std::string, double>>& cases,
-                                    std::size_t count = 20) {
+                                    std::size_t count = 20, const json& environment = nullptr) {
   json benchmarks = json::array();
   for (const auto& [name, seconds] : cases) {
     json samples = json::array();
@@ -31,8 +31,10 @@ std::filesystem::path write_results(const std::filesystem::path& dir, const std:
                           {"gpurun", {{"case", name}, {"status", "ok"}, {"samples_s", samples}}}});
   }
   const auto path = dir / file;
-  std::ofstream(path)
-      << json{{"context", {{"gpurun", {{"suite", "stream"}}}}}, {"benchmarks", benchmarks}}.dump(2);
+  json gpurun{{"suite", "stream"}};
+  if (!environment.is_null())
+    gpurun["environment"] = environment;
+  std::ofstream(path) << json{{"context", {{"gpurun", gpurun}}}, {"benchmarks", benchmarks}}.dump(2);
   return path;
 }
 
@@ -49,6 +51,37 @@ TEST(CompareE2E, RegressionFailsTheGate) {
       << r.out;
   EXPECT_NE(r.out.find("slower"), std::string::npos);
   EXPECT_NE(r.out.find("1 slower, 0 faster, 1 same, 0 noisy\n"), std::string::npos) << r.out;
+}
+
+TEST(CompareE2E, ResultsTakenUnderDifferentSettingsAreNamedButDoNotFailTheGate) {
+  const auto dir = temp_dir();
+  const json base_env{{"power_limit_w", "700"}, {"ecc", "enabled"}, {"build_type", "release"},
+                      {"cpu", "EPYC"}};
+  const json new_env{{"power_limit_w", "500"}, {"ecc", "enabled"}, {"build_type", "debug"},
+                     {"gpurun_version", "1.0"}};
+  write_results(dir, "base.json", {{"copy", 10e-6}}, 20, base_env);
+  write_results(dir, "new.json", {{"copy", 10e-6}}, 20, new_env);
+  auto r = run_gpurun("compare base.json new.json", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("taken under different settings: power_limit_w: 700 in the baseline, 500 "
+                       "in the new file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("build_type: release in the baseline, debug in the new file"),
+            std::string::npos)
+      << r.err;
+  // Equal settings and settings one side lacks are not news.
+  EXPECT_EQ(r.err.find("ecc"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("cpu"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("gpurun_version"), std::string::npos) << r.err;
+  r = run_gpurun("compare base.json new.json --json", dir);
+  const json doc = json::parse(r.out);
+  ASSERT_TRUE(doc.contains("warnings")) << r.out;
+  EXPECT_EQ(doc["warnings"].size(), 2u) << doc["warnings"].dump();
+  // The same settings: no warning.
+  write_results(dir, "same.json", {{"copy", 10e-6}}, 20, base_env);
+  r = run_gpurun("compare base.json same.json", dir);
+  EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
 TEST(CompareE2E, ImprovementAndUnchangedPass) {

@@ -1,5 +1,7 @@
 #include "bench/result_json.hpp"
 
+#include <map>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -59,6 +61,8 @@ BenchReport every_field() {
   r.driver_version = "13.0";
   r.l2_bytes = 50u << 20;
   r.measured_peak_gbs = 4100.5;
+  r.environment = {{"gpurun_version", "0.9.0"}, {"power_limit_w", "700"}, {"ecc", "enabled"},
+                   {"mig", "disabled"}};
   r.hold = false;
   r.rules.max_noise = 0.01;
   r.rules.min_samples = 7;
@@ -175,6 +179,12 @@ TEST(ResultJson, ReadsBackEveryFieldItWrites) {
   EXPECT_EQ(back.roofline->compute.at(1).precision, "fp64");
   EXPECT_EQ(back.roofline->compute.at(2).precision, "fp16");
   EXPECT_EQ(back.roofline->source, "counters");
+  // The settings, by name.
+  const std::map<std::string, std::string> env(back.environment.begin(), back.environment.end());
+  EXPECT_EQ(env, (std::map<std::string, std::string>{{"gpurun_version", "0.9.0"},
+                                                      {"power_limit_w", "700"},
+                                                      {"ecc", "enabled"},
+                                                      {"mig", "disabled"}}));
 }
 
 TEST(ResultJson, PerSampleReadingsMatchTheSamples) {
@@ -240,6 +250,9 @@ TEST(ResultJson, NamesTheFieldThatIsWrong) {
   EXPECT_EQ(usage_message(R"({"context": {"gpurun": {"p2p": {"devices": [0, 1], "gbs": [[1]],
             "path": []}}}, "benchmarks": []})"),
             "r.json: context.gpurun.p2p.gbs: expected 2 rows of GB/s and of paths, one per device");
+  EXPECT_EQ(usage_message(R"({"context": {"gpurun": {"environment": {"ecc": 1}}},
+            "benchmarks": []})"),
+            "r.json: context.gpurun.environment.ecc: expected a string");
 }
 
 // A hand-written file: only samples, the statistics come from them; or only a median.
