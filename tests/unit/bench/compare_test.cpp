@@ -310,9 +310,9 @@ StoredCase measured(std::string name, std::string device, double seconds) {
 
 TEST(CompareModels, SeveralModelsInAFilePairByNameAndModel) {
   ResultFile base{"base.json", ResultFormat::gpurun,
-                  {measured("copy", "H200", 1e-3), measured("copy", "A100", 2e-3)}, {}};
+                  {measured("copy", "H200", 1e-3), measured("copy", "A100", 2e-3)}, {}, {}};
   ResultFile fresh{"new.json", ResultFormat::gpurun,
-                   {measured("copy", "A100", 2e-3), measured("copy", "H200", 1e-3)}, {}};
+                   {measured("copy", "A100", 2e-3), measured("copy", "H200", 1e-3)}, {}, {}};
   const auto report = compare_results(base, fresh, CompareOptions{});
   ASSERT_EQ(report.cases.size(), 2u);
   EXPECT_EQ(report.cases[0].name, "copy [H200]");
@@ -324,9 +324,9 @@ TEST(CompareModels, SeveralModelsInAFilePairByNameAndModel) {
 
 TEST(CompareModels, ACaseOnOneModelOnlyIsNotComparedWithAnother) {
   ResultFile base{"base.json", ResultFormat::gpurun,
-                  {measured("copy", "H200", 1e-3), measured("add", "A100", 2e-3)}, {}};
+                  {measured("copy", "H200", 1e-3), measured("add", "A100", 2e-3)}, {}, {}};
   ResultFile fresh{"new.json", ResultFormat::gpurun,
-                   {measured("copy", "A100", 2e-3), measured("add", "A100", 2e-3)}, {}};
+                   {measured("copy", "A100", 2e-3), measured("add", "A100", 2e-3)}, {}, {}};
   const auto report = compare_results(base, fresh, CompareOptions{});
   ASSERT_EQ(report.cases.size(), 3u);
   EXPECT_EQ(report.cases[0].verdict, Verdict::only_in_baseline);
@@ -336,9 +336,22 @@ TEST(CompareModels, ACaseOnOneModelOnlyIsNotComparedWithAnother) {
   EXPECT_FALSE(report.warnings.empty());
 }
 
+TEST(CompareEnvironment, ASettingThatDiffersIsAWarningAndNotAVerdict) {
+  ResultFile base{"base.json", ResultFormat::gpurun, {measured("copy", "H200", 1e-3)}, {},
+                  {{"ecc", "enabled"}, {"power_limit_w", "700"}}};
+  ResultFile fresh{"new.json", ResultFormat::gpurun, {measured("copy", "H200", 1e-3)}, {},
+                   {{"power_limit_w", "500"}, {"ecc", "enabled"}}};
+  const auto report = compare_results(base, fresh, CompareOptions{});
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_EQ(report.warnings[0], "taken under different settings: power_limit_w: 700 in the "
+                                "baseline, 500 in the new file");
+  EXPECT_EQ(report.cases[0].verdict, Verdict::same);
+  EXPECT_EQ(report.exit_code(), 0);
+}
+
 TEST(CompareModels, OneModelEachThatDifferIsComparedWithAWarning) {
-  ResultFile base{"base.json", ResultFormat::gpurun, {measured("copy", "A100", 2e-3)}, {}};
-  ResultFile fresh{"new.json", ResultFormat::gpurun, {measured("copy", "H200", 1e-3)}, {}};
+  ResultFile base{"base.json", ResultFormat::gpurun, {measured("copy", "A100", 2e-3)}, {}, {}};
+  ResultFile fresh{"new.json", ResultFormat::gpurun, {measured("copy", "H200", 1e-3)}, {}, {}};
   const auto report = compare_results(base, fresh, CompareOptions{});
   ASSERT_EQ(report.cases.size(), 1u);
   EXPECT_EQ(report.cases[0].name, "copy");
