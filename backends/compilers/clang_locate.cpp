@@ -1,17 +1,11 @@
 #include "backends/compilers/clang_locate.hpp"
 
-#include <sys/stat.h>
-
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <fmt/format.h>
 #include <regex>
 
-#include "base/atomic_file.hpp"
-#include "base/cache_dir.hpp"
-#include "base/detail/sha256.hpp"
+#include "backends/compilers/probe_memo.hpp"
 #include "base/subprocess.hpp"
 
 namespace gpurun::clang_cuda {
@@ -38,45 +32,24 @@ struct Checked {
   std::string problem;
 };
 
-/// Where the output of `program --version` is kept: named by the program's real path, inode,
-/// size and modification time, so a replaced or upgraded clang is asked again. Starting clang
+/// `program --version`, kept in the cache by the program's real file (probe_memo): starting clang
 /// takes about 0.1 s, which every run of a compiled kernel would otherwise pay.
-std::filesystem::path version_memo(const std::filesystem::path& program) {
+std::string version_output(const std::filesystem::path& program, std::string& error) {
   std::error_code ec;
   const auto real = std::filesystem::canonical(program, ec);
-  struct stat st {};
-  if (ec || ::stat(real.c_str(), &st) != 0)
-    return {};
-  const std::string key =
-      fmt::format("{}\n{}\n{}\n{}.{}\n", real.string(), st.st_ino, st.st_size, st.st_mtim.tv_sec,
-                  st.st_mtim.tv_nsec);
-  return default_cache_dir() / "probes" / ("clang-" + detail::sha256_hex(key).substr(0, 32));
-}
-
-std::string version_output(const std::filesystem::path& program, std::string& error) {
-  const auto memo = version_memo(program);
-  if (!memo.empty()) {
-    std::ifstream in(memo);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (in && parse_clang_version(text.str()))
-      return text.str();
-  }
+  const auto memo =
+      ec ? std::filesystem::path() : probe_memo::path_for("clang", probe_memo::file_identity(real));
+  if (!memo.empty())
+    if (auto kept = probe_memo::read(memo); kept && parse_clang_version(*kept))
+      return *kept;
   const std::string argv[] = {program.string(), "--version"};
   const auto done = proc::run(argv);
   if (!done.started || done.exit_code != 0) {
     error = done.error.empty() ? " failed" : " failed: " + done.error;
     return {};
   }
-  if (!memo.empty() && parse_clang_version(done.output)) {
-    std::error_code ec;
-    std::filesystem::create_directories(memo.parent_path(), ec);
-    try {
-      write_file_atomic(memo, done.output);
-    } catch (const std::exception&) {
-      // A read-only cache only costs the next run the same question.
-    }
-  }
+  if (!memo.empty() && parse_clang_version(done.output))
+    probe_memo::keep(memo, done.output);
   return done.output;
 }
 

@@ -1,20 +1,14 @@
-#include <sys/stat.h>
-
 #include <array>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <type_traits>
 
-#include "base/atomic_file.hpp"
-#include "base/cache_dir.hpp"
-#include "base/detail/sha256.hpp"
-
 #include "backends/compilers/nvrtc_api.hpp"
+#include "backends/compilers/probe_memo.hpp"
 
 namespace gpurun::nvrtc {
 namespace {
@@ -173,43 +167,38 @@ const Library& library() {
 
 namespace {
 
-/// "path ino size mtime", or "path -" when it does not exist.
-std::string identity(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return path + " -";
-  return fmt::format("{} {} {} {}.{}", path, st.st_ino, st.st_size, st.st_mtim.tv_sec,
-                     st.st_mtim.tv_nsec);
-}
-
 /// The memo's file: named by everything that decides which library load() opens.
 std::filesystem::path memo_path(const Search& search) {
   std::string key = search.exclusive ? "exclusive\n" : "search\n";
   bool soname = false;
   for (const auto& c : search.candidates) {
-    key += identity(c) + "\n";
+    key += probe_memo::file_identity(c) + "\n";
     soname = soname || c.find('/') == std::string::npos;
   }
   if (soname) { // the loader's own path decides what a bare soname is
     const char* ld = std::getenv("LD_LIBRARY_PATH");
     const std::string dirs = ld != nullptr ? ld : "";
-    key += "LD_LIBRARY_PATH=" + dirs + "\n" + identity("/etc/ld.so.cache") + "\n";
+    key += "LD_LIBRARY_PATH=" + dirs + "\n";
+    key += probe_memo::file_identity("/etc/ld.so.cache") + "\n";
     for (std::size_t at = 0; at <= dirs.size();) {
       const std::size_t end = std::min(dirs.find(':', at), dirs.size());
       if (end > at)
-        key += identity(dirs.substr(at, end - at)) + "\n";
+        key += probe_memo::file_identity(dirs.substr(at, end - at)) + "\n";
       at = end + 1;
     }
   }
-  return default_cache_dir() / "probes" / ("nvrtc-" + detail::sha256_hex(key).substr(0, 32));
+  return probe_memo::path_for("nvrtc", key);
 }
 
 std::optional<Probed> read_memo(const std::filesystem::path& path) {
-  std::ifstream in(path);
+  const auto text = probe_memo::read(path);
+  if (!text)
+    return std::nullopt;
+  std::istringstream in(*text);
   Probed p;
   if (!std::getline(in, p.availability.version) || !std::getline(in, p.availability.location) ||
       !std::getline(in, p.builtins) || p.availability.version.empty() ||
-      identity(p.availability.location).ends_with(" -"))
+      probe_memo::file_identity(p.availability.location).ends_with(" -"))
     return std::nullopt;
   p.availability.available = true;
   return p;
@@ -223,16 +212,9 @@ Probed probe_with_memo(const Search& search, const std::function<const Library&(
     return *kept;
   const Library& lib = load_now();
   Probed p{lib.availability, lib.builtins};
-  if (p.availability.available) {
-    std::error_code ec;
-    std::filesystem::create_directories(memo.parent_path(), ec);
-    try {
-      write_file_atomic(memo, fmt::format("{}\n{}\n{}\n", p.availability.version,
-                                          p.availability.location, p.builtins));
-    } catch (const std::exception&) {
-      // A read-only cache only costs the next run the load.
-    }
-  }
+  if (p.availability.available) // a failed load is not kept: the next run looks again
+    probe_memo::keep(memo, fmt::format("{}\n{}\n{}\n", p.availability.version,
+                                       p.availability.location, p.builtins));
   return p;
 }
 
