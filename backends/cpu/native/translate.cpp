@@ -13,6 +13,7 @@
 
 #include "backends/cpu/emu/address_space.hpp"
 #include "backends/cpu/emu/types.hpp"
+#include "backends/cpu/native/affine.hpp"
 
 namespace gpurun::native {
 
@@ -140,14 +141,6 @@ Modifiers modifiers_of(const ptx::Instruction& in) {
   return m;
 }
 
-/// A register's value as `base + c × tid.x`: not yet seen, known c, or not of that form.
-struct Coefficient {
-  enum State : std::uint8_t { unknown, known, not_affine } state = unknown;
-  std::int64_t c = 0;
-};
-/// Registers a region computes as their row's first value plus c × tid.x: slot → c.
-using Affine = std::map<std::uint32_t, std::int64_t>;
-
 /// Translates one kernel: regions, then each region's fast loop and resume function.
 class Translator {
 public:
@@ -182,7 +175,12 @@ public:
         }
       }
       find_recomputable(defs, uses);
-      find_affine(defs, uses);
+      std::set<std::uint32_t> single_writes;
+      for (const auto& [pc, u] : uses)
+        if (u.written.size() == 1)
+          single_writes.insert(pc);
+      m_affine = guess_affine(
+          {m_program, m_ast, m_function.begin, m_constants, m_specials, defs, single_writes});
       for (const auto& [slot, pc] : m_recompute)
         m_crossing.erase(slot);
       for (const auto& [slot, pc] : m_must_be_unread)
@@ -1188,8 +1186,8 @@ private:
     });
   }
 
-  /// Region `r`'s registers that come in from earlier regions and are, by find_affine's guess,
-  /// the same for the threads of a row up to c × tid.x: slot → c.
+  /// Region `r`'s registers that come in from earlier regions and are, by guess_affine's guess
+  /// (native/affine.cpp), the same for the threads of a row up to c × tid.x: slot → c.
   Affine affine_live_in(std::uint32_t r) {
     Body b = body(r, Mode::unchecked);
     Affine out;
@@ -1200,125 +1198,6 @@ private:
         out[s] = it->second.c;
     }
     return out;
-  }
-
-  /// For each integer register, a guess of its value's coefficient of tid.x when every one of its
-  /// definitions agrees: `base + c × tid.x`, base the same for a row of threads that run together
-  /// (a loop counter, a pointer advanced by a uniform step, tid.y). Only a guess: a region checks
-  /// it over every thread before it relies on it.
-  void find_affine(const std::map<std::uint32_t, std::set<std::uint32_t>>& defs,
-                   const std::map<std::uint32_t, Use>& uses) {
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const auto& [slot, pcs] : defs) {
-        Coefficient& now = m_affine[slot];
-        if (now.state == Coefficient::not_affine)
-          continue;
-        for (std::uint32_t pc : pcs) {
-          const Coefficient c = uses.at(pc).written.size() == 1 && m_program.code[pc].d == slot
-                                    ? coefficient_of(pc)
-                                    : Coefficient{Coefficient::not_affine, 0};
-          const Coefficient joined = join(now, c);
-          if (joined.state != now.state || joined.c != now.c) {
-            now = joined;
-            changed = true;
-          }
-        }
-      }
-    }
-  }
-
-  static Coefficient join(Coefficient a, Coefficient b) {
-    if (a.state == Coefficient::unknown)
-      return b;
-    if (b.state == Coefficient::unknown)
-      return a;
-    if (a.state == Coefficient::known && b.state == Coefficient::known && a.c == b.c)
-      return a;
-    return {Coefficient::not_affine, 0};
-  }
-
-  [[nodiscard]] Coefficient operand_coefficient(std::uint32_t slot) const {
-    if (slot == kNoReg || m_constants.count(slot))
-      return {Coefficient::known, 0};
-    if (auto it = m_specials.find(slot); it != m_specials.end()) {
-      switch (it->second) {
-      case Special::tid_x:
-        return {Coefficient::known, 1};
-      case Special::laneid:
-      case Special::warpid:
-      case Special::lanemask_eq:
-      case Special::lanemask_lt:
-      case Special::lanemask_le:
-      case Special::lanemask_gt:
-      case Special::lanemask_ge:
-        return {Coefficient::not_affine, 0};
-      default:
-        return {Coefficient::known, 0};
-      }
-    }
-    auto it = m_affine.find(slot);
-    return it == m_affine.end() ? Coefficient{} : it->second;
-  }
-
-  /// What one definition gives, from what its sources are now.
-  [[nodiscard]] Coefficient coefficient_of(std::uint32_t pc) const {
-    const Inst& in = m_program.code[pc];
-    const ptx::Instruction& a = *ast(pc);
-    constexpr Coefficient no{Coefficient::not_affine, 0};
-    if (is_memory(pc))
-      return a.opcode == "ld" && in.space == Space::param_kernel && in.a == kNoReg
-                 ? Coefficient{Coefficient::known, 0}
-                 : no;
-    const Modifiers m = modifiers_of(a);
-    for (Type t : m.types)
-      if (!is_int(t))
-        return no;
-    const Coefficient x = operand_coefficient(in.a), y = operand_coefficient(in.b),
-                      z = operand_coefficient(in.c);
-    for (const Coefficient& v : {x, y, z})
-      if (v.state == Coefficient::not_affine)
-        return no;
-    if (x.state == Coefficient::unknown || y.state == Coefficient::unknown ||
-        z.state == Coefficient::unknown)
-      return {};
-    auto known = [](std::int64_t c) { return Coefficient{Coefficient::known, c}; };
-    auto constant_of = [&](std::uint32_t slot) -> std::optional<std::int64_t> {
-      auto it = m_constants.find(slot);
-      if (it == m_constants.end())
-        return std::nullopt;
-      return static_cast<std::int64_t>(it->second);
-    };
-    // x × y: affine when one side is a constant or both are uniform.
-    auto product = [&]() -> Coefficient {
-      if (auto k = constant_of(in.b))
-        return known(static_cast<std::int64_t>(static_cast<std::uint64_t>(x.c) *
-                                               static_cast<std::uint64_t>(*k)));
-      if (auto k = constant_of(in.a))
-        return known(static_cast<std::int64_t>(static_cast<std::uint64_t>(y.c) *
-                                               static_cast<std::uint64_t>(*k)));
-      return x.c == 0 && y.c == 0 ? known(0) : no;
-    };
-    const std::string& op = a.opcode;
-    const bool plain = m.rest.empty();
-    if ((op == "mov" || op == "cvta" || op == "cvt") && in.guard == kNoReg)
-      return x;
-    if (op == "add" && plain)
-      return known(x.c + y.c);
-    if (op == "sub" && plain)
-      return known(x.c - y.c);
-    if (op == "neg" && plain)
-      return known(-x.c);
-    if ((op == "mul" || op == "mad") && (m.has("lo") || m.has("wide"))) {
-      const Coefficient p = product();
-      return p.state == Coefficient::known && op == "mad" ? known(p.c + z.c) : p;
-    }
-    if (op == "shl" && plain) {
-      if (auto k = constant_of(in.b); k && *k >= 0 && *k < 63)
-        return known(static_cast<std::int64_t>(static_cast<std::uint64_t>(x.c) << *k));
-    }
-    // Anything else of uniform values (a shift, a division, a mask) is uniform.
-    return x.c == 0 && y.c == 0 && z.c == 0 && in.e == kNoReg && op != "selp" ? known(0) : no;
   }
 
   /// Whether every address and every branch of region `r` can be known before it runs: no value
@@ -1561,7 +1440,7 @@ private:
   std::set<unsigned> m_region_shared_widths; ///< access sizes of the region's shared accesses
   std::map<std::uint32_t, std::uint32_t> m_must_be_unread; ///< atomics' old values: slot → pc
   std::set<std::uint32_t> m_wide; ///< registers some instruction writes 64 bits into
-  std::map<std::uint32_t, Coefficient> m_affine; ///< find_affine's guesses
+  std::map<std::uint32_t, Coefficient> m_affine; ///< guess_affine's guesses
   std::string m_label_tail; ///< after a label's prefix: the affine copy's labels differ
   // The checks' memo (Block::memo): a flag per memoized region, then per row of threads the
   // candidates' values of each such region.
