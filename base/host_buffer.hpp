@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/dtype.hpp"
+#include "base/zeroed_bytes.hpp"
 
 namespace gpurun {
 
@@ -27,8 +28,8 @@ public:
   [[nodiscard]] std::size_t size_bytes() const noexcept { return m_bytes.size(); }
   [[nodiscard]] std::byte* data() noexcept { return m_bytes.data(); }
   [[nodiscard]] const std::byte* data() const noexcept { return m_bytes.data(); }
-  [[nodiscard]] std::span<std::byte> bytes() noexcept { return m_bytes; }
-  [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return m_bytes; }
+  [[nodiscard]] std::span<std::byte> bytes() noexcept { return m_bytes.span(); }
+  [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return m_bytes.span(); }
   [[nodiscard]] const std::byte* element(std::size_t i) const noexcept {
     return m_bytes.data() + i * dtype_size(m_dtype);
   }
@@ -39,7 +40,7 @@ public:
 private:
   DType m_dtype = DType::u8;
   std::vector<std::size_t> m_shape;
-  std::vector<std::byte> m_bytes;
+  ZeroedBytes m_bytes;
 };
 
 } // namespace gpurun

@@ -76,10 +76,10 @@ std::uint64_t DeviceMemory::allocate(std::size_t bytes, std::string name) {
   Block block;
   // Even a 0-byte buffer gets a distinct address (cudaMalloc(0) semantics differ, but a distinct
   // address keeps diagnostics unambiguous).
-  block.bytes = std::make_unique<std::byte[]>(std::max<std::size_t>(bytes, 1));
+  block.bytes = ZeroedBytes(std::max<std::size_t>(bytes, 1));
   block.info.address = m_next;
   block.info.size = bytes;
-  block.info.host = block.bytes.get();
+  block.info.host = block.bytes.data();
   block.info.id = m_next_id++;
   block.info.name = std::move(name);
   m_next += (bytes + kAlignment - 1) / kAlignment * kAlignment + kGuardGap;

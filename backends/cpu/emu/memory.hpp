@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "base/zeroed_bytes.hpp"
+
 namespace gpurun::emu {
 
 struct Allocation {
@@ -59,7 +61,7 @@ public:
 private:
   struct Block {
     Allocation info;
-    std::unique_ptr<std::byte[]> bytes;
+    ZeroedBytes bytes;
     std::unique_ptr<std::uint8_t[]> written;
   };
   mutable std::mutex m_mutex;

@@ -8,7 +8,7 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 6;
+inline constexpr std::uint32_t kVersion = 7;
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;

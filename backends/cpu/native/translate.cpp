@@ -1004,9 +1004,11 @@ private:
 
   /// A version of region `r`'s code with its locals (the lane loop's body, or the resume
   /// function's).
-  std::string region_code_text(std::uint32_t r, Mode mode, const Affine* affine = nullptr) {
+  /// `copy` tells apart the labels of further copies of the same loop in one function.
+  std::string region_code_text(std::uint32_t r, Mode mode, const Affine* affine = nullptr,
+                               std::string_view copy = {}) {
     // The loops with affine registers are a second copy in the same function: labels of their own.
-    m_label_tail = affine != nullptr ? "a" : "";
+    m_label_tail = std::string(affine != nullptr ? "a" : "") + std::string(copy);
     Body b = body(r, mode);
     m_label_tail.clear();
     std::set<std::uint32_t> regs, written, preds, pwritten;
@@ -1313,7 +1315,22 @@ private:
           text.erase(text.find(skip), skip.size()); // every thread is here
           return text;
         };
-        std::string check = all_rows(region_code_text(r, Mode::check, &affine), true);
+        // The verify and check loops OR a flag over every lane. OR-ing into one scalar makes the
+        // compiler fold its vector at the end of each row, which costs more than a short row's
+        // work (16 × 16 blocks): there each lane ORs into an accumulator of its own, folded once
+        // after every row; long rows keep the scalar, whose fold is then the cheaper.
+        const auto all_rows_or = [&](const std::string& body, const std::string& body_copy,
+                                     const char* flag) {
+          return fmt::format(
+              "  if (bx < 128) {{\n"
+              "  for (std::uint32_t tx = 0; tx < bx; ++tx) acc_[tx] = 0;\n{}"
+              "  for (std::uint32_t tx = 0; tx < bx; ++tx) {} |= acc_[tx];\n"
+              "  }} else {{\n{}  }}\n",
+              all_rows(fmt::format("  std::uint32_t& {} = acc_[tx];\n{}", flag, body), true),
+              flag, all_rows(body_copy, true));
+        };
+        std::string check = all_rows_or(region_code_text(r, Mode::check, &affine),
+                                        region_code_text(r, Mode::check, &affine, "w"), "bad_");
         if (check_is_memoizable(r, affine)) {
           // What the checks read is this block's constants and the candidates' row values: when
           // those are what passed last time in this block (the memo), the accesses are known
@@ -1342,7 +1359,8 @@ private:
                               "  if (!again_) {{\n{2}  if (bad_ == 0) {{\n  M[{0}] = 1;\n{3}  }}\n  }}\n",
                               flag, rows(compare), check, rows(keep));
         }
-        first = "  if (all) {\n  std::uint32_t miss_ = 0;\n" + all_rows(verify, true) +
+        first = "  if (all) {\n  alignas(64) std::uint32_t acc_[128];\n"
+                "  std::uint32_t miss_ = 0;\n" + all_rows_or(verify, verify, "miss_") +
                 "  if (miss_ == 0) {\n  std::uint32_t bad_ = 0;\n" + check +
                 "  if (bad_ == 0) {\n" + all_rows(region_code_text(r, Mode::unchecked, &affine), true) +
                 "  return;\n  }\n  }\n  }\n" + first;
