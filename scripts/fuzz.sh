@@ -6,9 +6,7 @@
 #
 # Usage: scripts/fuzz.sh [--merge] [--replay] [SECONDS_PER_TARGET] [TARGET...]
 #   SECONDS_PER_TARGET  default 60
-#   TARGET              arg_spec run_spec bench_suite bench_result merge_shards plot npy expr
-#                       signature ptx_entries ptx_module amdgpu_code_object module_image
-#                       (default: all)
+#   TARGET              a tests/fuzz/TARGET_fuzz.cpp (default: all of them)
 #   --merge             merge inputs that reach new code back into tests/fuzz/corpus/TARGET
 #   --replay            only replay the corpus and the regressions, no fuzzing
 # Environment: BUILD (default build-debug), FUZZ_WORK (default /tmp/gpurun-fuzz), FUZZ_JOBS for
@@ -19,8 +17,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD=${BUILD:-build-debug}
 WORK=${FUZZ_WORK:-/tmp/gpurun-fuzz}
-ALL_TARGETS=(arg_spec run_spec bench_suite bench_result merge_shards plot npy expr regex signature
-  ptx_entries ptx_module amdgpu_code_object module_image)
+# Every target tests/fuzz defines, one per NAME_fuzz.cpp (tests/fuzz/CMakeLists.txt).
+mapfile -t ALL_TARGETS < <(cd tests/fuzz && ls -- *_fuzz.cpp | sed 's/_fuzz\.cpp$//')
 
 merge=0
 replay_only=0
