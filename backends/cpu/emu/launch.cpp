@@ -7,6 +7,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cpu/emu/interpreter.hpp"
+#include "backends/cpu/emu/worker_pool.hpp"
 #include "backends/cpu/native/runner.hpp"
 #include "base/error.hpp"
 
@@ -19,9 +20,8 @@ LaunchJob::LaunchJob(std::unique_ptr<LaunchState> state, int workers)
   m_state->workers = n;
   m_running = n;
   m_next_block.store(static_cast<std::uint64_t>(n));
-  m_threads.reserve(n);
   for (int i = 0; i < n; ++i)
-    m_threads.emplace_back([this, i] { work(i); });
+    WorkerPool::instance().run([this, i] { work(i); });
 }
 
 LaunchJob::~LaunchJob() {
@@ -135,9 +135,10 @@ void LaunchJob::cancel() {
 }
 
 void LaunchJob::join() {
-  for (auto& t : m_threads)
-    if (t.joinable())
-      t.join();
+  // The workers are the pool's threads: done when the last one counted itself out (after which
+  // none touches this job again).
+  std::unique_lock lock(m_mutex);
+  m_done_cv.wait(lock, [&] { return m_running == 0; });
 }
 
 std::exception_ptr LaunchJob::error() const {

@@ -1,13 +1,14 @@
 #pragma once
-// One kernel launch running on a pool of worker threads: each worker owns an Interpreter and takes
-// the next block index until the grid is done, an error occurs, or the launch is cancelled.
+// One kernel launch running on worker threads (the process's WorkerPool): each worker owns an
+// Interpreter (or the compiled engine's BlockRunner) and takes the next block index until the
+// grid is done, an error occurs, or the launch is cancelled.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "backends/cpu/emu/warp.hpp"
@@ -16,7 +17,7 @@ namespace gpurun::emu {
 
 class LaunchJob {
 public:
-  /// Starts `workers` threads (at most one per block) right away.
+  /// Starts `workers` workers (at most one per block) right away, on the pool's threads.
   LaunchJob(std::unique_ptr<LaunchState> state, int workers);
   /// Cancels and joins; never throws.
   ~LaunchJob();
@@ -42,7 +43,6 @@ private:
   void join();
 
   std::unique_ptr<LaunchState> m_state;
-  std::vector<std::thread> m_threads;
   alignas(64) std::atomic<std::uint64_t> m_next_block{0}; // own cache line: every worker bumps it
   std::uint64_t m_blocks = 0;
   mutable std::mutex m_mutex;
