@@ -8,7 +8,7 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 7;
+inline constexpr std::uint32_t kVersion = 8;
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;
@@ -82,8 +82,14 @@ struct Block {
   std::uint32_t fault_line = 0;
 };
 
+/// What a region returns when the threads must be scanned to know where they wait.
+inline constexpr std::uint32_t kScan = 0xfffffffeu;
+
 /// A region's lane loop over every thread waiting at it (`all`: every thread of the block is).
-using RegionFn = void (*)(Block* b, std::uint32_t all);
+/// Returns where every thread of the block waits now (a region, or kDone) when that is known
+/// without looking (each ran the region and it has one way out, with no thread left to resume),
+/// else kScan.
+using RegionFn = std::uint32_t (*)(Block* b, std::uint32_t all);
 /// One thread's rest of a region from where the fast path left it: 0, or 1 after a fault.
 using ResumeFn = int (*)(Block* b, std::uint32_t thread, std::uint32_t site);
 

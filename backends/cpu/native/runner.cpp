@@ -165,7 +165,16 @@ bool BlockRunner::run_block(Dim3 index) {
     if (m_launch.cancel.load(std::memory_order_relaxed))
       throw emu::Cancelled{};
     const std::uint32_t region = lowest;
-    table.fast[region](&m_block, waiting == threads ? 1u : 0u);
+    const std::uint32_t next = table.fast[region](&m_block, waiting == threads ? 1u : 0u);
+    if (next != native_abi::kScan) { // every thread waits there, none to resume
+      if (next == native_abi::kDone) {
+        check_barrier_counts(index);
+        return true;
+      }
+      lowest = next;
+      waiting = threads;
+      continue;
+    }
     table.scan(&m_block, &scan);
     if (scan.resume != 0) [[unlikely]] {
       for (std::uint32_t t = 0; t < threads; ++t) {

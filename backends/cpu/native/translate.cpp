@@ -878,9 +878,10 @@ private:
 
   // ---- regions ---------------------------------------------------------------------------
 
-  std::string leave(std::uint32_t target, Mode mode) const {
+  std::string leave(std::uint32_t target, Mode mode) {
     if (mode == Mode::check)
       return "continue;";
+    m_region_exits.insert(target == native_done ? native_done : m_region_of.at(target));
     const char* next = mode != Mode::resume ? "continue;" : "return 0;";
     // A thread that is done has nothing left to keep.
     if (target == native_done)
@@ -889,7 +890,7 @@ private:
   }
 
   std::string jump(std::uint32_t pc, std::uint32_t target, const std::set<std::uint32_t>& code,
-                   Mode mode) const {
+                   Mode mode) {
     if (target > pc && !is_head(target) && code.count(target))
       return fmt::format("goto {}{}{};", label_prefix(mode), m_label_tail, target);
     return leave(target, mode);
@@ -1238,6 +1239,7 @@ private:
 
   std::string region_function(std::uint32_t r, bool fast) {
     m_region_sites.clear();
+    m_region_exits.clear();
     m_region_shared_widths.clear();
     m_region_reads_params = false;
     std::string out;
@@ -1294,7 +1296,7 @@ private:
     if ((!m_region_sites.empty() || !m_region_shared_widths.empty()) && addresses_known(r)) {
       first = "  std::uint32_t bad_ = 0;\n" + loop(region_code_text(r, Mode::check), true) +
               "  if (bad_ == 0) {\n" + loop(region_code_text(r, Mode::unchecked), true) +
-              "  return;\n  }\n";
+              "  return all ? @EXIT@ : kScan;\n  }\n";
       // When every thread is here and each candidate register holds its row's first value plus
       // c × tid.x (checked first, over every thread), the loops compute it so: the compiler then
       // sees uniform values and consecutive addresses where the arrays would give gathers.
@@ -1363,10 +1365,10 @@ private:
                 "  std::uint32_t miss_ = 0;\n" + all_rows_or(verify, verify, "miss_") +
                 "  if (miss_ == 0) {\n  std::uint32_t bad_ = 0;\n" + check +
                 "  if (bad_ == 0) {\n" + all_rows(region_code_text(r, Mode::unchecked, &affine), true) +
-                "  return;\n  }\n  }\n  }\n" + first;
+                "  return @EXIT@;\n  }\n  }\n  }\n" + first;
       }
     }
-    out += fmt::format("static void fast{}(Block* B, std::uint32_t all) {{\n", r);
+    out += fmt::format("static std::uint32_t fast{}(Block* B, std::uint32_t all) {{\n", r);
     out += common;
     out += params_copy();
     for (std::uint32_t s : m_region_sites)
@@ -1384,7 +1386,18 @@ private:
                          "  const std::uint64_t shi{0} = shs >= {0}u && (shb & {1}u) == 0 ? 0u : "
                          "std::uint64_t{{1}} << 63, shl{0} = shi{0} == 0 ? (shs - {0}u) >> {2} : 0u;\n",
                          w, w - 1, std::countr_zero(w));
-    out += first + loop(checked, true) + "}\n\n";
+    // Where every thread waits after the fast loops ran them all without leaving one to resume:
+    // the region's one way out, when it has one (the runner then skips its scan).
+    const std::string exit = m_region_exits.size() == 1
+                                 ? fmt::format("{:#x}u", *m_region_exits.begin())
+                                 : std::string("kScan");
+    // The checked loop leaves a thread to resume only at an access: without any, it is as sure.
+    const bool accesses = !m_region_sites.empty() || !m_region_shared_widths.empty();
+    out += first + loop(checked, true) +
+           (accesses ? std::string("  return kScan;\n") : "  return all ? @EXIT@ : kScan;\n") +
+           "}\n\n";
+    for (auto at = out.find("@EXIT@"); at != std::string::npos; at = out.find("@EXIT@", at))
+      out.replace(at, 6, exit);
     return out;
   }
 
@@ -1460,6 +1473,7 @@ private:
   std::set<std::uint32_t> m_wide; ///< registers some instruction writes 64 bits into
   std::map<std::uint32_t, Coefficient> m_affine; ///< guess_affine's guesses
   std::string m_label_tail; ///< after a label's prefix: the affine copy's labels differ
+  std::set<std::uint32_t> m_region_exits; ///< the regions (or kDone) the region's threads leave to
   // The checks' memo (Block::memo): a flag per memoized region, then per row of threads the
   // candidates' values of each such region.
   std::uint32_t m_memo_regions = 0, m_memo_slots = 0;
