@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include <gtest/gtest.h>
 
@@ -48,7 +49,20 @@ TEST_P(ZeroedBytesSizes, StartZeroedCopyDeeplyAndMove) {
 INSTANTIATE_TEST_SUITE_P(HeapAndMapped, ZeroedBytesSizes,
                          ::testing::Values(std::size_t{2}, std::size_t{4096},
                                            ZeroedBytes::kMappedFrom - 1, ZeroedBytes::kMappedFrom,
-                                           std::size_t{3} << 20));
+                                           ZeroedBytes::kHugeFrom - 1, ZeroedBytes::kHugeFrom,
+                                           (std::size_t{3} << 20) + 1));
+
+// Huge-page mappings start at a huge page's boundary (or the hint could never be honoured), and
+// every byte of a length that is not a multiple of the huge page is usable.
+TEST(ZeroedBytes, LargeArraysStartAtAHugePageBoundary) {
+  const std::size_t n = ZeroedBytes::kHugePage + 12345;
+  ZeroedBytes a(n);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % ZeroedBytes::kHugePage, 0u);
+  std::fill(a.data(), a.data() + n, std::byte{5});
+  EXPECT_EQ(a.data()[n - 1], std::byte{5});
+  for (int i = 0; i < 64; ++i) // mappings released whole: no address space leak in a loop
+    ZeroedBytes b(std::size_t{64} << 20);
+}
 
 TEST(ZeroedBytes, EmptyHasAnAddressOfItsOwn) {
   ZeroedBytes a(0), b(0);
