@@ -8,7 +8,10 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 8;
+inline constexpr std::uint32_t kVersion = 9;
+
+/// How many sets of values whose checks passed each memoized region keeps (the last ones).
+inline constexpr std::uint32_t kMemoEntries = 16;
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;
@@ -72,8 +75,9 @@ struct Block {
   std::uint32_t* resume = nullptr; ///< per thread: 1 + the site the fast path left it at, or 0
   std::uint32_t* barriers = nullptr; ///< per thread: the block-wide barriers it reached
   Window* sites = nullptr;         ///< per memory instruction: the window it last hit
-  /// The checks' memo (zeroed when a block starts): Kernel::memo_regions flags, then per row of
-  /// threads (ty + ntid.y * tz) Kernel::memo_slots values.
+  /// The checks' memo, kept for the whole launch (zeroed when it starts): Kernel::memo_regions
+  /// counts of entries kept, then kMemoEntries entries, each with per row of threads
+  /// (ty + ntid.y * tz) Kernel::memo_slots values.
   std::uint64_t* memo = nullptr;
   Window shared;                   ///< the block's shared memory
   // The first fault (set by translate): the thread (linear index) and the PTX line.
@@ -124,6 +128,19 @@ inline void scan_threads(const Block* b, Scan* s) {
   for (std::uint32_t t = 0; t < n; ++t)
     waiting += at[t] == lowest ? 1u : 0u;
   s->waiting = waiting;
+}
+
+/// Where every thread waits when that is one place (a region, or kDone), else kScan: after a
+/// loop that ran every thread and cannot leave one to resume, for a region with several ways out.
+inline std::uint32_t one_place(const Block* b) {
+  const std::uint32_t n = b->launch->threads;
+  const std::uint32_t* const at = b->at;
+  std::uint32_t lowest = kDone, highest = 0;
+  for (std::uint32_t t = 0; t < n; ++t) {
+    lowest = at[t] < lowest ? at[t] : lowest;
+    highest = at[t] > highest ? at[t] : highest;
+  }
+  return lowest == highest ? lowest : kScan;
 }
 
 /// At the end of a block: the fewest and the most barriers its threads reached.

@@ -138,7 +138,7 @@ BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const Compile
   m_block.sites = m_sites.data();
   m_block.shared = Window{emu::kSharedBase, block_shared_bytes(launch), m_shared.data()};
   const std::size_t rows = std::size_t{launch.block.y} * launch.block.z;
-  m_memo.assign(table.memo_regions + rows * table.memo_slots, 0);
+  m_memo.assign(table.memo_regions + native_abi::kMemoEntries * rows * table.memo_slots, 0);
   m_block.memo = m_memo.data();
 }
 
@@ -152,7 +152,6 @@ bool BlockRunner::run_block(Dim3 index) {
   std::fill(m_at.begin(), m_at.end(), 0u);
   if (table.barriers != nullptr) // only barriers count
     std::fill(m_barriers.begin(), m_barriers.end(), 0u);
-  std::fill(m_memo.begin(), m_memo.begin() + table.memo_regions, std::uint64_t{0});
   // Shared memory starts zeroed on every block, as on the interpreter.
   std::fill(m_shared.begin(), m_shared.end(), std::uint8_t{0});
   // Every thread starts at the entry region. After each region ran, the module's scan (compiled
