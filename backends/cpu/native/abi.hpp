@@ -143,6 +143,17 @@ inline std::uint32_t one_place(const Block* b) {
   return lowest == highest ? lowest : kScan;
 }
 
+/// Where every thread waits after a loop without checks that ran them all, from the ways they
+/// left it (bit r for region r < 31, bit 31 for the end or a higher region): one way is the
+/// answer; bit 31 alone needs the pass over the threads; several ways need the runner's scan.
+inline std::uint32_t one_way(const Block* b, std::uint32_t ways) {
+  if (ways == 0x80000000u)
+    return one_place(b);
+  if (ways != 0 && (ways & (ways - 1)) == 0)
+    return static_cast<std::uint32_t>(__builtin_ctz(ways));
+  return kScan;
+}
+
 /// At the end of a block: the fewest and the most barriers its threads reached.
 inline void count_barriers(const Block* b, Scan* s) {
   const std::uint32_t n = b->launch->threads;

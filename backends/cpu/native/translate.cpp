@@ -882,7 +882,12 @@ private:
     if (mode == Mode::check)
       return "continue;";
     m_region_exits.insert(target == native_done ? native_done : m_region_of.at(target));
-    const char* next = mode != Mode::resume ? "continue;" : "return 0;";
+    std::string next = mode != Mode::resume ? "continue;" : "return 0;";
+    // The loops without checks also say which ways their threads left (native_abi::one_way).
+    if (mode == Mode::unchecked) {
+      const std::uint32_t region = target == native_done ? native_done : m_region_of.at(target);
+      next = fmt::format("ways_ |= {:#x}u; {}", region < 31 ? 1u << region : 1u << 31, next);
+    }
     // A thread that is done has nothing left to keep.
     if (target == native_done)
       return fmt::format("{{ At[t] = 0xffffffffu; {} }}", next);
@@ -1297,14 +1302,15 @@ private:
     std::vector<std::string> outlined;
     auto outline = [&](std::string body) {
       outlined.push_back(std::move(body));
-      return fmt::format("  fast{}_{}(B, all);\n", r, outlined.size() - 1);
+      return fmt::format("  const std::uint32_t ways_ = fast{}_{}(B, all);\n  (void)ways_;\n", r,
+                         outlined.size() - 1);
     };
     const std::string checked = region_code_text(r, Mode::checked);
     std::string first;
     if ((!m_region_sites.empty() || !m_region_shared_widths.empty()) && addresses_known(r)) {
       first = "  std::uint32_t bad_ = 0;\n" + loop(region_code_text(r, Mode::check), true) +
               "  if (bad_ == 0) {\n" + outline(loop(region_code_text(r, Mode::unchecked), true)) +
-              "  return all ? @EXIT@ : kScan;\n  }\n";
+              "  return all ? @WAYS@ : kScan;\n  }\n";
       // When every thread is here and each candidate register holds its row's first value plus
       // c × tid.x (checked first, over every thread), the loops compute it so: the compiler then
       // sees uniform values and consecutive addresses where the arrays would give gathers.
@@ -1388,7 +1394,7 @@ private:
                 "  if (miss_ == 0) {\n  std::uint32_t bad_ = 0;\n" + check +
                 "  if (bad_ == 0) {\n" +
                 outline(all_rows(region_code_text(r, Mode::unchecked, &affine), true)) +
-                "  return @EXIT@;\n  }\n  }\n  }\n" + first;
+                "  return @WAYS@;\n  }\n  }\n  }\n" + first;
       }
     }
     std::string setup = params_copy();
@@ -1408,17 +1414,20 @@ private:
                          "std::uint64_t{{1}} << 63, shl{0} = shi{0} == 0 ? (shs - {0}u) >> {2} : 0u;\n",
                          w, w - 1, std::countr_zero(w));
     for (std::size_t i = 0; i < outlined.size(); ++i)
-      out += fmt::format("static __attribute__((noinline)) void fast{}_{}(Block* B, std::uint32_t all) "
-                         "{{\n  (void)all;\n{}{}{}}}\n\n",
+      out += fmt::format("static __attribute__((noinline)) std::uint32_t fast{}_{}(Block* B, "
+                         "std::uint32_t all) {{\n  (void)all;\n  std::uint32_t ways_ = 0;\n"
+                         "{}{}{}  return ways_;\n}}\n\n",
                          r, i, common, setup, outlined[i]);
     out += fmt::format("static std::uint32_t fast{}(Block* B, std::uint32_t all) {{\n", r);
     out += common + setup;
     // Where every thread waits after the fast loops ran them all without leaving one to resume:
     // the region's one way out, when it has one (the runner then skips its scan).
     // With several, one pass over the threads' places says whether they all went one way.
-    const std::string exit = m_region_exits.size() == 1
-                                 ? fmt::format("{:#x}u", *m_region_exits.begin())
-                                 : std::string("one_place(B)");
+    // After a loop without checks, the ways its threads left say it (native_abi::one_way).
+    const bool one_exit = m_region_exits.size() == 1;
+    const std::string exit =
+        one_exit ? fmt::format("{:#x}u", *m_region_exits.begin()) : std::string("one_place(B)");
+    const std::string ways = one_exit ? exit : std::string("one_way(B, ways_)");
     // The checked loop leaves a thread to resume only at an access: without any, it is as sure.
     const bool accesses = !m_region_sites.empty() || !m_region_shared_widths.empty();
     out += first + loop(checked, true) +
@@ -1426,6 +1435,8 @@ private:
            "}\n\n";
     for (auto at = out.find("@EXIT@"); at != std::string::npos; at = out.find("@EXIT@", at))
       out.replace(at, 6, exit);
+    for (auto at = out.find("@WAYS@"); at != std::string::npos; at = out.find("@WAYS@", at))
+      out.replace(at, 6, ways);
     return out;
   }
 
