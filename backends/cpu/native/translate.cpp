@@ -175,6 +175,7 @@ public:
         }
       }
       find_recomputable(defs, uses);
+      find_raw_nan(uses);
       std::set<std::uint32_t> single_writes;
       for (const auto& [pc, u] : uses)
         if (u.written.size() == 1)
@@ -574,6 +575,37 @@ private:
     refuse(pc, "not handled by the compiled engine");
   }
 
+  /// An f32 add/sub/mul/fma/mad whose NaN results are NaN whatever NaN came in: reading a NaN
+  /// of any payload, it makes a NaN, and (through numeric.hpp) the canonical one.
+  [[nodiscard]] bool is_nan_blind(std::uint32_t pc) const {
+    const auto* a = ast(pc);
+    if (!a || m_program.code[pc].control != Control::none)
+      return false;
+    const std::string& op = a->opcode;
+    if (op != "add" && op != "sub" && op != "mul" && op != "fma" && op != "mad")
+      return false;
+    const Modifiers m = modifiers_of(*a);
+    return m.types.size() == 1 && m.types[0] == Type::f32 && !m.has("approx") && !m.has("full");
+  }
+
+  /// The registers whose NaN payload nothing can see: every instruction of the kernel that reads
+  /// one is NaN-blind (is_nan_blind). An f32 add/sub/mul/fma (round to nearest, no .ftz/.sat)
+  /// writing one then needs no canonical NaN of its own: the host's NaN goes on into a NaN-blind
+  /// instruction, which makes its own NaN canonical (or passes it on to another such register).
+  /// A tiled matmul's inner product is a chain of these: each FMA's result feeds only the next.
+  template <class Uses> void find_raw_nan(const Uses& uses) {
+    std::map<std::uint32_t, bool> blind;
+    for (const auto& [pc, u] : uses)
+      for (std::uint32_t r : u.read) {
+        auto [it, fresh] = blind.emplace(r, true);
+        it->second = it->second && is_nan_blind(pc);
+      }
+    for (const auto& [pc, u] : uses)
+      for (std::uint32_t r : u.written)
+        if (auto it = blind.find(r); it == blind.end() || it->second)
+          m_raw_nan.insert(r);
+  }
+
   std::string floating(std::uint32_t pc, const Modifiers& m) {
     const Inst& in = m_program.code[pc];
     const std::string& op = ast(pc)->opcode;
@@ -594,6 +626,16 @@ private:
     const std::string mode =
         fmt::format("nm::FpMode{{{}, {}, {}}}", round, ftz ? "true" : "false", sat ? "true" : "false");
     const bool rounding = m.has("rn") || m.has("rz") || m.has("rm") || m.has("rp");
+    // The host's own arithmetic where no one sees the NaN it makes (find_raw_nan).
+    if (!f64 && !ftz && !sat && !m.has("rz") && !m.has("rm") && !m.has("rp") &&
+        m_raw_nan.count(in.d)) {
+      if (op == "add" || op == "sub" || op == "mul")
+        return set(in.d, fmt::format("put<float>({} {} {})", get(T, in.a),
+                                     op == "add" ? "+" : op == "sub" ? "-" : "*", get(T, in.b)));
+      if (op == "fma" || op == "mad")
+        return set(in.d, fmt::format("put<float>(std::fma({}, {}, {}))", get(T, in.a),
+                                     get(T, in.b), get(T, in.c)));
+    }
     if (op == "add" || op == "sub" || op == "mul" || op == "div")
       return set(in.d, fmt::format("put<{0}>(nm::{1}({2}, {3}, {4}))", T, op, get(T, in.a),
                                    get(T, in.b), mode));
@@ -1321,9 +1363,16 @@ private:
           const char* type = is_narrow(slot) ? "std::uint32_t" : "std::uint64_t";
           row_values += fmt::format("  const {0} A{1} = {2}[std::size_t{{{1}}} * T + row];\n", type,
                                     slot, is_narrow(slot) ? "R32" : "R");
-          verify += fmt::format("  miss_ |= {} != A{} + {}({:#x}u) * tx;\n", stored(slot), slot, type,
-                                is_narrow(slot) ? std::uint64_t{static_cast<std::uint32_t>(c)}
-                                                : static_cast<std::uint64_t>(c));
+          // The difference's bits, OR-ed: no compare whose mask must be widened into a number.
+          const std::string expected =
+              fmt::format("(A{} + {}({:#x}u) * tx)", slot, type,
+                          is_narrow(slot) ? std::uint64_t{static_cast<std::uint32_t>(c)}
+                                          : static_cast<std::uint64_t>(c));
+          verify += is_narrow(slot)
+                        ? fmt::format("  miss_ |= {} ^ {};\n", stored(slot), expected)
+                        : fmt::format("  {{ const std::uint64_t d_ = {} ^ {}; miss_ |= "
+                                      "std::uint32_t(d_ | (d_ >> 32)); }}\n",
+                                      stored(slot), expected);
         }
         const auto all_rows = [&](const std::string& body, bool vectorize) {
           std::string text = loop(body, vectorize, row_values);
@@ -1516,6 +1565,7 @@ private:
   // The checks' memo (Block::memo): a count per memoized region, then kMemoEntries entries of,
   // per row of threads, each such region's key values (candidates, block index).
   std::uint32_t m_memo_regions = 0, m_memo_slots = 0;
+  std::set<std::uint32_t> m_raw_nan; ///< registers whose NaN payload no instruction sees
   std::map<std::uint32_t, std::uint32_t> m_recompute; ///< recomputed register → its definition
   std::map<std::uint32_t, std::set<std::uint32_t>> m_recompute_sources; ///< what it reads
   // Registers and predicates some region reads before it writes them: kept across regions.

@@ -114,6 +114,34 @@ TEST(NativeTranslate, WarpCollectivesAndUnknownSpecialRegistersAreRefusedNamingT
   EXPECT_NE(t.refusal.find("special register"), std::string::npos) << t.refusal;
 }
 
+TEST(NativeTranslate, OnlyResultsNoInstructionSeesAsBitsSkipTheCanonicalNaN) {
+  // %f3 is read only by a mul: its NaN, whatever the payload, makes the mul's NaN, which is made
+  // canonical. %f4 is stored and %f5 is moved to an integer register: both must be canonical.
+  const auto t = translate_text(std::string(k_header) + R"(
+.visible .entry k(.param .u64 p)
+{
+  .reg .f32 %f<6>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ld.global.f32 %f1, [%rd1];
+  ld.global.f32 %f2, [%rd1+4];
+  add.f32 %f3, %f1, %f2;
+  mul.f32 %f4, %f3, %f2;
+  st.global.f32 [%rd1+8], %f4;
+  sub.f32 %f5, %f1, %f2;
+  mov.b32 %r1, %f5;
+  st.global.u32 [%rd1+12], %r1;
+  ret;
+}
+)",
+                                "k");
+  ASSERT_TRUE(t.ok) << t.refusal;
+  EXPECT_EQ(t.source.find("nm::add("), std::string::npos) << "the add's NaN is never seen";
+  EXPECT_NE(t.source.find("nm::mul("), std::string::npos) << "the stored product";
+  EXPECT_NE(t.source.find("nm::sub("), std::string::npos) << "the difference seen as bits";
+}
+
 TEST(NativeTranslate, TheSameKernelGivesTheSameSource) {
   // The cache key is the source: it must not depend on anything but the PTX.
   EXPECT_EQ(translate_file("reduce_block.ptx", "reduce_block").source,
