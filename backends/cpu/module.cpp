@@ -7,15 +7,17 @@
 
 #include "backends/cpu/emu/decode.hpp"
 #include "backends/cpu/ptx/parser.hpp"
+#include "base/detail/sha256.hpp"
 #include "base/error.hpp"
 #include "base/suggest.hpp"
 
 namespace gpurun::cpu {
 
 CpuFunction::CpuFunction(const emu::Program& program, const ptx::Module& parsed,
-                         std::uint32_t index)
+                         std::uint32_t index, const std::string& module_id)
     : m_program(program), m_index(index),
-      m_native([&program, &parsed, index] { return native::translate_kernel(program, parsed, index); }) {
+      m_native([&program, &parsed, index] { return native::translate_kernel(program, parsed, index); },
+               fmt::format("{} {}", module_id, index)) {
   const auto& f = decoded();
   m_name = f.name;
   for (std::size_t i = 0; i < f.kernel_params.size(); ++i)
@@ -69,9 +71,15 @@ CpuModule::CpuModule(const std::string& ptx, std::shared_ptr<emu::DeviceMemory> 
   for (const auto& [inst, name] : p.address_patches)
     p.code[inst].imm += static_cast<std::int64_t>(address_of(name));
 
+  detail::Sha256 id;
+  id.update(ptx);
+  id.update(checked ? "\nchecked\n" : "\n");
+  for (const auto& [name, symbol] : m_globals)
+    id.update(fmt::format("{} {:#x}\n", name, symbol.address));
+  const std::string module_id = id.finish_hex();
   for (std::uint32_t i = 0; i < p.functions.size(); ++i)
     if (p.functions[i].is_entry)
-      m_functions[p.functions[i].name] = std::make_unique<CpuFunction>(p, *m_parsed, i);
+      m_functions[p.functions[i].name] = std::make_unique<CpuFunction>(p, *m_parsed, i, module_id);
 }
 
 CpuModule::~CpuModule() {

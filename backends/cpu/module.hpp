@@ -17,7 +17,10 @@ namespace gpurun::cpu {
 class CpuFunction final : public Function {
 public:
   /// `parsed` is the PTX `program` was decoded from (the compiled engine translates it).
-  CpuFunction(const emu::Program& program, const ptx::Module& parsed, std::uint32_t index);
+  /// `module_id` names the module's PTX and the addresses its variables got (the translation
+  /// holds them), for the compiled engine's cache index.
+  CpuFunction(const emu::Program& program, const ptx::Module& parsed, std::uint32_t index,
+              const std::string& module_id);
   [[nodiscard]] const std::string& name() const override { return m_name; }
   [[nodiscard]] const std::vector<ParamLayout>& params() const override { return m_params; }
   [[nodiscard]] FunctionAttributes attributes() const override { return m_attributes; }

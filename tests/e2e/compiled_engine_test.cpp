@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <vector>
 
 #include "support/test_support.hpp"
 
@@ -124,6 +126,39 @@ TEST_F(CompiledEngineE2E, WhatItCompiledIsInTheCacheForTheNextRun) {
   EXPECT_NE(r.err.find("engine: interpreted (the sanitizers run on the interpreter)"),
             std::string::npos)
       << r.err;
+}
+
+// The index by PTX (native/by-ptx-*) names the object a run made, so that the next run opens it
+// without translating; an index whose object is gone, or that is damaged, is only a miss.
+TEST_F(CompiledEngineE2E, TheIndexByPtxNamesTheObjectAndAStaleOneIsAMiss) {
+  const std::string args = "kernels/examples/vector_add.json --cpu-engine compiled -v -q";
+  auto only = [&](const std::string& prefix, const std::string& ext) {
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(m_cache / "native"))
+      if (e.path().filename().string().rfind(prefix, 0) == 0 && e.path().extension() == ext)
+        found.push_back(e.path());
+    EXPECT_EQ(found.size(), 1u) << prefix << "*" << ext;
+    return found.empty() ? fs::path() : found.front();
+  };
+  auto r = gpurun(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path index = only("by-ptx-", "");
+  const fs::path object = only("", ".so");
+  EXPECT_EQ(slurp(index), object.stem().string());
+
+  fs::remove(object);
+  r = gpurun(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("engine: compiled"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(object)) << "built again under the same name";
+
+  for (const char* damage : {"not a key", "0123456789abcdef0123456789abcdeg", ""}) {
+    std::ofstream(index, std::ios::trunc) << damage;
+    r = gpurun(args);
+    ASSERT_EQ(r.exit_code, 0) << damage << ": " << r.err;
+    EXPECT_NE(r.err.find("engine: compiled"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(index), object.stem().string()) << "written again after " << damage;
+  }
 }
 
 TEST_F(CompiledEngineE2E, AnUnknownEngineIsAUsageError) {

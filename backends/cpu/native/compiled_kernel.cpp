@@ -1,8 +1,10 @@
 #include "backends/cpu/native/compiled_kernel.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -18,6 +20,7 @@
 #include "base/atomic_file.hpp"
 #include "base/detail/sha256.hpp"
 #include "base/error.hpp"
+#include "base/read_file.hpp"
 #include "base/subprocess.hpp"
 
 namespace gpurun::native {
@@ -62,7 +65,9 @@ std::string host_cpu() {
   return cpu;
 }
 
-std::string key_of(const std::string& source) {
+// What the object's code depends on besides the C++ text: ABI, compiler, flags, headers, CPU.
+const std::string& setting() {
+  static const std::string digest = [] {
   detail::Sha256 h;
   h.update(fmt::format("abi {}\n", native_abi::kVersion));
   const auto& clang = clang_cuda::probe();
@@ -74,8 +79,72 @@ std::string key_of(const std::string& source) {
     h.update(header.text);
   }
   h.update(host_cpu());
+  return h.finish_hex();
+  }();
+  return digest;
+}
+
+std::string key_of(const std::string& source) {
+  detail::Sha256 h;
+  h.update(setting());
   h.update(source);
   return h.finish_hex().substr(0, 32);
+}
+
+// The GNU build ID of the object holding this code (gpurun, or a test binary), in hex; empty
+// without one. Any change to the translator links a binary with another ID.
+std::string build_id() {
+  struct Find {
+    std::uintptr_t address = 0;
+    std::string id;
+  } find{reinterpret_cast<std::uintptr_t>(&build_id), {}};
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        auto* f = static_cast<Find*>(data);
+        bool inside = false;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto& ph = info->dlpi_phdr[i];
+          const std::uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+          inside = inside || (ph.p_type == PT_LOAD && f->address >= start &&
+                              f->address < start + ph.p_memsz);
+        }
+        if (!inside)
+          return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE)
+            continue;
+          const auto* at = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
+          const auto* end = at + ph.p_memsz;
+          while (at + sizeof(ElfW(Nhdr)) <= end) {
+            const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(at);
+            const unsigned char* name = at + sizeof(ElfW(Nhdr));
+            const unsigned char* desc = name + ((note->n_namesz + 3) & ~3u);
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+                std::memcmp(name, "GNU", 4) == 0 && desc + note->n_descsz <= end) {
+              for (std::uint32_t b = 0; b < note->n_descsz; ++b)
+                f->id += fmt::format("{:02x}", desc[b]);
+              return 1;
+            }
+            at = desc + ((note->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &find);
+  return find.id;
+}
+
+// Where remember() notes the translation of `kernel`; empty when this binary has no build ID.
+fs::path index_of(const std::string& kernel, const fs::path& cache) {
+  static const std::string id = build_id();
+  if (id.empty())
+    return {};
+  detail::Sha256 h;
+  h.update(setting());
+  h.update(id);
+  h.update(kernel);
+  return cache / "native" / ("by-ptx-" + h.finish_hex().substr(0, 32));
 }
 
 /// The headers, written once per set of header texts under the cache.
@@ -199,6 +268,33 @@ std::shared_ptr<CompiledKernel> CompiledKernel::cached(const std::string& source
   if (!fs::exists(so, ec))
     return nullptr;
   return open(so);
+}
+
+std::shared_ptr<CompiledKernel> CompiledKernel::cached_for(const std::string& kernel,
+                                                           const fs::path& cache) {
+  const fs::path index = kernel.empty() ? fs::path() : index_of(kernel, cache);
+  if (index.empty())
+    return nullptr;
+  const auto key = read_file(index);
+  if (!key || key->size() != 32 || key->find_first_not_of("0123456789abcdef") != std::string::npos)
+    return nullptr;
+  std::error_code ec;
+  const fs::path so = cache / "native" / (*key + ".so");
+  if (!fs::exists(so, ec))
+    return nullptr;
+  return open(so);
+}
+
+void CompiledKernel::remember(const std::string& kernel, const std::string& source,
+                              const fs::path& cache) {
+  const fs::path index = kernel.empty() ? fs::path() : index_of(kernel, cache);
+  if (index.empty())
+    return;
+  try {
+    write_file_atomic(index, key_of(source));
+  } catch (const std::exception&) {
+    // An index that cannot be written only means translating again next time.
+  }
 }
 
 std::shared_ptr<CompiledKernel> CompiledKernel::build(const std::string& source,

@@ -23,8 +23,11 @@ enum class Engine : std::uint8_t { interpret, compiled, automatic };
 
 class KernelState {
 public:
-  /// `translate` makes the translation on first use.
-  explicit KernelState(std::function<Translation()> translate) : m_translate(std::move(translate)) {}
+  /// `translate` makes the translation on first use; `kernel` names what it translates (the
+  /// PTX, the variables' addresses, the kernel's index), to find its object in the cache without
+  /// translating (CompiledKernel::cached_for); empty: always translate.
+  explicit KernelState(std::function<Translation()> translate, std::string kernel = {})
+      : m_translate(std::move(translate)), m_kernel(std::move(kernel)) {}
 
   /// The native code for a launch of this kernel, or null (then `why` says why it is
   /// interpreted). `compiled` waits for the compile; `automatic` uses code already compiled (in
@@ -57,6 +60,8 @@ public:
 
 private:
   std::function<Translation()> m_translate;
+  std::string m_kernel;
+  bool m_looked_up = false; ///< the cache's index by m_kernel was read
   std::once_flag m_translated;
   Translation m_translation;
   std::mutex m_mutex; ///< launches of one kernel from several contexts
