@@ -38,6 +38,11 @@ constexpr Header k_headers[] = {
 #include "native_headers.inc"
 };
 
+// SHA-256 of the headers' text, computed by the build.
+constexpr std::string_view k_headers_digest =
+#include "native_headers_digest.inc"
+    ;
+
 // The flags are part of the cache key. No fast-math and no contraction: every operation is the
 // one numeric.hpp wrote, so the bits are the interpreter's.
 const std::vector<std::string>& flags() {
@@ -68,18 +73,15 @@ std::string host_cpu() {
 // What the object's code depends on besides the C++ text: ABI, compiler, flags, headers, CPU.
 const std::string& setting() {
   static const std::string digest = [] {
-  detail::Sha256 h;
-  h.update(fmt::format("abi {}\n", native_abi::kVersion));
-  const auto& clang = clang_cuda::probe();
-  h.update(clang.location + " " + clang.version + "\n");
-  for (const auto& f : flags())
-    h.update(f + "\n");
-  for (const auto& header : k_headers) {
-    h.update(header.name);
-    h.update(header.text);
-  }
-  h.update(host_cpu());
-  return h.finish_hex();
+    detail::Sha256 h;
+    h.update(fmt::format("abi {}\n", native_abi::kVersion));
+    const auto& clang = clang_cuda::probe();
+    h.update(clang.location + " " + clang.version + "\n");
+    for (const auto& f : flags())
+      h.update(f + "\n");
+    h.update(k_headers_digest);
+    h.update(host_cpu());
+    return h.finish_hex();
   }();
   return digest;
 }
@@ -150,12 +152,7 @@ fs::path index_of(const std::string& kernel, const fs::path& cache) {
 /// The headers, written once per set of header texts under the cache.
 fs::path include_dir(const fs::path& cache) {
   static std::mutex mutex;
-  detail::Sha256 h;
-  for (const auto& header : k_headers) {
-    h.update(header.name);
-    h.update(header.text);
-  }
-  const fs::path dir = cache / "native" / ("include-" + h.finish_hex().substr(0, 16));
+  const fs::path dir = cache / "native" / ("include-" + std::string(k_headers_digest.substr(0, 16)));
   const std::lock_guard lock(mutex);
   for (const auto& header : k_headers) {
     const fs::path file = dir / header.name;
