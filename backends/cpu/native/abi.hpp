@@ -8,10 +8,11 @@
 namespace gpurun::native_abi {
 
 /// Bumped whenever this layout or the generated code's meaning changes: part of the cache key.
-inline constexpr std::uint32_t kVersion = 9;
+inline constexpr std::uint32_t kVersion = 10;
 
 /// How many sets of values whose checks passed each memoized region keeps (the last ones).
 inline constexpr std::uint32_t kMemoEntries = 16;
+static_assert((kMemoEntries & (kMemoEntries - 1)) == 0, "entries are replaced in turn by a mask");
 
 /// Where a lane's thread is when the block is not running: a region index, or kDone.
 inline constexpr std::uint32_t kDone = 0xffffffffu;
@@ -75,9 +76,10 @@ struct Block {
   std::uint32_t* resume = nullptr; ///< per thread: 1 + the site the fast path left it at, or 0
   std::uint32_t* barriers = nullptr; ///< per thread: the block-wide barriers it reached
   Window* sites = nullptr;         ///< per memory instruction: the window it last hit
-  /// The checks' memo, kept for the whole launch (zeroed when it starts): Kernel::memo_regions
-  /// counts of entries kept, then kMemoEntries entries, each with per row of threads
-  /// (ty + ntid.y * tz) Kernel::memo_slots values.
+  /// The checks' memo, kept for the whole launch (zeroed when it starts): per memoized region
+  /// (Kernel::memo_regions) the count of entries kept and the entry that last matched, then
+  /// kMemoEntries entries, each with per row of threads (ty + ntid.y * tz) Kernel::memo_slots
+  /// values.
   std::uint64_t* memo = nullptr;
   Window shared;                   ///< the block's shared memory
   // The first fault (set by translate): the thread (linear index) and the PTX line.

@@ -138,7 +138,7 @@ BlockRunner::BlockRunner(emu::LaunchState& launch, std::shared_ptr<const Compile
   m_block.sites = m_sites.data();
   m_block.shared = Window{emu::kSharedBase, block_shared_bytes(launch), m_shared.data()};
   const std::size_t rows = std::size_t{launch.block.y} * launch.block.z;
-  m_memo.assign(table.memo_regions + native_abi::kMemoEntries * rows * table.memo_slots, 0);
+  m_memo.assign(2 * table.memo_regions + native_abi::kMemoEntries * rows * table.memo_slots, 0);
   m_block.memo = m_memo.data();
 }
 

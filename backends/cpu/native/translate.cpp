@@ -1424,18 +1424,24 @@ private:
                                "  const std::uint32_t row = bx * (ty + by * tz);\n{}{}  }}\n",
                                row_values, body);
           };
+          // Looked up from the entry after the last one that matched: a loop's values come
+          // round in the same order in every block, and then the first entry tried matches.
           check = fmt::format(
               "  std::uint64_t* const M = B->memo;\n"
               "  const std::size_t MR = gpurun_native_kernel.memo_regions, MS = "
               "gpurun_native_kernel.memo_slots, ME = std::size_t{{by}} * bz * MS;\n"
-              "  const std::uint64_t kept_ = M[{0}] < kMemoEntries ? M[{0}] : kMemoEntries;\n"
+              "  std::uint64_t* const count_ = M + 2 * {0}, *const last_ = count_ + 1;\n"
+              "  const std::uint64_t kept_ = *count_ < kMemoEntries ? *count_ : kMemoEntries;\n"
               "  bool again_ = false;\n"
-              "  for (std::uint64_t e_ = 0; e_ < kept_ && !again_; ++e_) {{\n"
-              "  const std::uint64_t* const E = M + MR + e_ * ME;\n"
-              "  again_ = true;\n{1}  }}\n"
+              "  for (std::uint64_t i_ = 1; i_ <= kept_ && !again_; ++i_) {{\n"
+              "  const std::uint64_t e_ = *last_ + i_ < kept_ ? *last_ + i_ : *last_ + i_ - kept_;\n"
+              "  const std::uint64_t* const E = M + 2 * MR + e_ * ME;\n"
+              "  again_ = true;\n{1}"
+              "  if (again_) *last_ = e_;\n  }}\n"
               "  if (!again_) {{\n{2}  if (bad_ == 0) {{\n"
-              "  std::uint64_t* const E = M + MR + (M[{0}] % kMemoEntries) * ME;\n"
-              "  ++M[{0}];\n{3}  }}\n  }}\n",
+              "  *last_ = *count_ & (kMemoEntries - 1);\n"
+              "  std::uint64_t* const E = M + 2 * MR + *last_ * ME;\n"
+              "  ++*count_;\n{3}  }}\n  }}\n",
               flag, rows(compare), check, rows(keep));
         }
         first = "  if (all) {\n  alignas(64) std::uint32_t acc_[128];\n"
@@ -1562,7 +1568,8 @@ private:
   std::map<std::uint32_t, Coefficient> m_affine; ///< guess_affine's guesses
   std::string m_label_tail; ///< after a label's prefix: the affine copy's labels differ
   std::set<std::uint32_t> m_region_exits; ///< the regions (or kDone) the region's threads leave to
-  // The checks' memo (Block::memo): a count per memoized region, then kMemoEntries entries of,
+  // The checks' memo (Block::memo): per memoized region a count and the entry that last matched,
+  // then kMemoEntries entries of,
   // per row of threads, each such region's key values (candidates, block index).
   std::uint32_t m_memo_regions = 0, m_memo_slots = 0;
   std::set<std::uint32_t> m_raw_nan; ///< registers whose NaN payload no instruction sees
