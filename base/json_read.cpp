@@ -68,6 +68,14 @@ void check_structure(std::string_view text, std::string_view name) {
 
 } // namespace
 
+std::string json_error_text(const std::exception& e) {
+  std::string what = e.what();
+  if (what.rfind("[json.exception.", 0) == 0)
+    if (const auto p = what.find("] "); p != std::string::npos)
+      what = what.substr(p + 2);
+  return what;
+}
+
 template <class Json> Json parse_json(std::string_view text, std::string_view name) {
   check_structure(text, name);
   try {
@@ -75,10 +83,7 @@ template <class Json> Json parse_json(std::string_view text, std::string_view na
   } catch (const typename Json::exception& e) {
     // nlohmann's message is "[json.exception.parse_error.101] parse error at line 3, …"; a number
     // beyond a double (1e400) is an out_of_range, not a parse_error.
-    std::string what = e.what();
-    if (const auto p = what.find("] "); p != std::string::npos)
-      what = what.substr(p + 2);
-    throw usage_error(fmt::format("{}: invalid JSON: {}", name, what));
+    throw usage_error(fmt::format("{}: invalid JSON: {}", name, json_error_text(e)));
   } catch (const std::bad_alloc&) {
     throw usage_error(fmt::format("{}: too large to hold in memory", name));
   }

@@ -5,7 +5,9 @@
 // copied, compared, printed and destroyed by recursion, so 200 000 levels overflow the stack) and
 // parsed; every failure is a usage Error naming the file.
 #include <cstddef>
+#include <exception>
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
@@ -14,6 +16,9 @@ namespace gpurun {
 
 /// How deeply arrays and objects may nest in a document gpurun reads (docs/exit-codes.md).
 inline constexpr std::size_t k_max_json_depth = 512;
+
+/// An nlohmann exception's message without its "[json.exception.out_of_range.403] " tag.
+[[nodiscard]] std::string json_error_text(const std::exception& e);
 
 /// Parses `text` as one JSON document (nlohmann::json or nlohmann::ordered_json). Throws
 /// Error(usage) "NAME: invalid JSON: …" with the line and column for a syntax error, a number

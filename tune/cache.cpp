@@ -251,7 +251,7 @@ Cache read_kernel_tuner_cache(std::string text, std::string_view field) {
       cache.evaluations[e.key] = std::move(e);
     }
   } catch (const json::exception& e) {
-    throw usage_error(fmt::format("{}: not a Kernel Tuner cache: {}", field, e.what()));
+    throw usage_error(fmt::format("{}: not a Kernel Tuner cache: {}", field, json_error_text(e)));
   }
   return cache;
 }

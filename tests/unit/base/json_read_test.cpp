@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -19,6 +20,16 @@ using test::usage_message;
 
 std::string nested(std::size_t depth, char open = '[', char close = ']') {
   return std::string(depth, open) + std::string(depth, close);
+}
+
+TEST(JsonRead, ErrorTextLosesNlohmannsTagOnly) {
+  try {
+    (void)nlohmann::json::object().at("tune_params_keys");
+    FAIL() << "no exception";
+  } catch (const nlohmann::json::exception& e) {
+    EXPECT_EQ(json_error_text(e), "key 'tune_params_keys' not found");
+  }
+  EXPECT_EQ(json_error_text(std::runtime_error("[a] b")), "[a] b") << "not nlohmann's: kept whole";
 }
 
 TEST(JsonRead, NestingUpToTheLimitIsRead) {
