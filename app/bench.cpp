@@ -276,6 +276,9 @@ void run_bench_command(const CLI::App& cmd, const BenchCommandOptions& o, Comman
         for (auto& c : cases)
           c.request.metrics.insert(c.request.metrics.end(), texts.begin(), texts.end());
   const auto shard = take_shard(cmd, o, cases);
+  // Malformed --metrics names are an error before anything else, --list included.
+  for (const auto& c : cases)
+    (void)parse_metrics(c.request.metrics);
   if (o.list) {
     for (const auto& c : cases)
       fmt::print("{}{}\n", c.name, c.error ? " (cannot run: " + *c.error + ")" : "");

@@ -78,6 +78,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{seed + g + ok_args + "--metrics dram__bytes.sum", 5,
                  "--metrics: this backend has no hardware counters"},
         BadInput{seed + "--metrics list", 5, "no hardware counters"},
+        BadInput{"bench kernels/suites/stream.json --backend cpu --metrics ',,' --list", 2,
+                 "--metrics ',,': empty metric name"},
         BadInput{"bench kernels/suites/stream.json --backend cpu -a 'N[pow2]=[10:10]' --filter "
                  "'^copy/' --metrics roofline --min-samples 3 --max-samples 3",
                  5, "no hardware counters"},
