@@ -42,6 +42,19 @@ std::optional<double> number(const json& doc, const char* key) {
   return it->get<double>();
 }
 
+/// A whole number ≥ 0 of a cache line, or 0 when the line holds something else there. A float is
+/// no count: 6e+60 converted to an integer has no value.
+std::size_t whole_number(const json& doc, const char* key) {
+  const auto it = doc.find(key);
+  if (it == doc.end())
+    return 0;
+  if (it->is_number_unsigned())
+    return it->get<std::size_t>();
+  if (it->is_number_integer() && it->get<std::int64_t>() >= 0)
+    return static_cast<std::size_t>(it->get<std::int64_t>());
+  return 0;
+}
+
 json header_json(const CacheHeader& h) {
   json params = json::array();
   for (const auto& p : h.params)
@@ -66,7 +79,7 @@ Evaluation evaluation_from(const json& line) {
   e.gbs = number(line, "gbs");
   e.gflops = number(line, "gflops");
   e.energy_j = number(line, "energy_j");
-  e.samples = line.value("samples", std::size_t{0});
+  e.samples = whole_number(line, "samples");
   e.noise = line.value("noise", 0.0);
   e.wall_s = line.value("wall_s", 0.0);
   e.sampling_s = line.value("sampling_s", 0.0);

@@ -85,6 +85,23 @@ TEST(TuneCache, TheConfigurationNotTheKeyNamesALine) {
   EXPECT_EQ(c.evaluations.begin()->second.key, "2,float");
 }
 
+// A sample count written as a float too large for any integer (a damaged or hand-edited line)
+// counts no samples; the line's other figures stay.
+TEST(TuneCache, ASampleCountThatIsNoWholeNumberCountsNone) {
+  const auto path = test::temp_dir() / "s.cache";
+  { CacheWriter w(path, header()); }
+  std::ofstream(path, std::ios::app)
+      << R"({"config":{"A":"1","T":"float"},"status":"ok","time_s":1e-6,"samples":6e60})" << "\n"
+      << R"({"config":{"A":"2","T":"float"},"status":"ok","time_s":2e-6,"samples":-3})" << "\n"
+      << R"({"config":{"A":"1","T":"double"},"status":"ok","time_s":3e-6,"samples":7})" << "\n";
+  const Cache c = read_cache(path, "--cache");
+  ASSERT_EQ(c.evaluations.size(), 3u);
+  EXPECT_EQ(c.evaluations.at("1,float").samples, 0u);
+  EXPECT_EQ(c.evaluations.at("1,float").time_s, 1e-6);
+  EXPECT_EQ(c.evaluations.at("2,float").samples, 0u);
+  EXPECT_EQ(c.evaluations.at("1,double").samples, 7u);
+}
+
 // The shards of one search, read as one space.
 TEST(TuneCache, MergesTheShardsOfOneSpace) {
   const auto dir = test::temp_dir();
