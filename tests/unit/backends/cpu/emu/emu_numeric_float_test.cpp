@@ -196,6 +196,12 @@ TEST(NumericFloat, SatClampsResults) {
   EXPECT_EQ(bits_of(sub(inf, inf, {.sat = true})), 0u);
   EXPECT_EQ(mul(0.5f, 0.5f, {.sat = true}), 0.25f);
   EXPECT_EQ(nm::fma(2.0f, 2.0f, 1.0f, {.sat = true}), 1.0f);
+  // [+0.0, 1.0]: a -0 result becomes +0 (as the GPU does), in every width.
+  EXPECT_EQ(bits_of(add(-0.0f, -0.0f, {.sat = true})), 0u);
+  EXPECT_EQ(bits_of(add(-0.0f, -0.0f)), 0x80000000u);
+  EXPECT_EQ(std::signbit(add(-0.0, -0.0, {.sat = true})), false);
+  EXPECT_EQ(add(Half{0x8000}, Half{0x8000}, {.sat = true}).bits, 0u);
+  EXPECT_EQ(nm::saturate(BFloat16{0x8000}).bits, 0u);
 }
 
 TEST(NumericFloat, NanResultsAreCanonical) {
