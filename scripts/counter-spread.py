@@ -4,7 +4,9 @@ Nsight Compute, on the same cases: the floor under any comparison of the two.
 
 For each case it runs `gpurun bench ... --metrics M --json` and `ncu --metrics M` (its default
 cache control, and --cache-control none) REPEAT times each, and prints per metric the range of
-each tool's values (as % of their median) and the distance between the two medians.
+each tool's values (as % of their median) and the distance between the two medians. ncu runs
+twice: with its defaults (caches flushed, clocks locked to base) and with --clock-control none
+(clocks free, as gpurun leaves them); durations compare with the second, counts with the first.
 
 Usage: scripts/counter-spread.py [--gpurun build/gpurun] [--ncu ncu] [--repeat 3] [--out DIR]
 """
@@ -47,7 +49,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     print(f"{'case':18} {'metric':24} {'gpurun median':>14} {'range':>7} "
-          f"{'ncu median':>14} {'range':>7} {'ncu none':>14} {'range':>7} {'gpurun/ncu':>10}")
+          f"{'ncu median':>14} {'range':>7} {'ncu clk free':>14} {'range':>7} {'gpurun/ncu':>10}")
     for suite, case, axis in CASES:
         label = f"{suite}/{case.strip('^/')}"
         command = cc.bench_command(args.gpurun, suite, case, axis)
@@ -73,8 +75,10 @@ def main():
             if not ours[m] or not ncu_all[m] or not ncu_none[m]:
                 continue
             (om, orng), (am, arng), (nm, nrng) = spread(ours[m]), spread(ncu_all[m]), spread(ncu_none[m])
+            ref = nm if m.startswith("gpu__time") else am
+            gap = f"{100 * (om - ref) / ref:+9.1f}%" if ref else f"{om - ref:+10.4g}"
             print(f"{label:18} {m:24} {om:14.6g} {orng:6.1f}% {am:14.6g} {arng:6.1f}% "
-                  f"{nm:14.6g} {nrng:6.1f}% {100 * (om - am) / am:+9.1f}%")
+                  f"{nm:14.6g} {nrng:6.1f}% {gap}")
     return 0
 
 

@@ -40,8 +40,8 @@ template <bool Ftz, bool Sat> [[gnu::flatten]] void fma_rn_f32(Warp& w, const In
     } else {
       if (Ftz && (bits & 0x7f800000u) == 0)
         bits &= 0x80000000u;
-      if (Sat) { // [0, 1]; -0 stays -0
-        if ((bits & 0x80000000u) && bits != 0x80000000u)
+      if (Sat) { // [+0, 1]: every negative value, -0 too, becomes +0
+        if (bits & 0x80000000u)
           bits = 0;
         else if (!(bits & 0x80000000u) && bits > 0x3f800000u)
           bits = 0x3f800000u;

@@ -66,6 +66,25 @@ TEST(WorkerPool, ThreadsAreKeptBetweenRounds) {
   EXPECT_GE(most.load(), 2);
 }
 
+// Idle threads first watch the queue, then sleep: tasks that come while they watch, as they give
+// up watching, and once they sleep all run, side by side, and none is left without a thread.
+TEST(WorkerPool, TasksFindThreadsWhetherTheyWatchOrSleep) {
+  for (const int gap_us : {0, 50, 150, 200, 250, 400, 2000}) {
+    for (int round = 0; round < 5; ++round) {
+      constexpr int n = 3;
+      Countdown started(n), finished(n);
+      for (int i = 0; i < n; ++i)
+        WorkerPool::instance().run([&] {
+          started.done();
+          (void)started.wait();
+          finished.done();
+        });
+      ASSERT_TRUE(finished.wait()) << "a task waited for a thread, " << gap_us << " µs apart";
+      std::this_thread::sleep_for(std::chrono::microseconds(gap_us));
+    }
+  }
+}
+
 TEST(WorkerPool, ManySmallTasksAllRun) {
   constexpr int n = 200;
   std::atomic<int> ran{0};
