@@ -4,6 +4,8 @@
 #include <thread>
 #include <utility>
 
+#include <sched.h>
+
 namespace gpurun::emu {
 namespace {
 
@@ -16,6 +18,14 @@ void relax() noexcept {
 #elif defined(__aarch64__)
   asm volatile("yield");
 #endif
+}
+
+/// Whether this thread may run on more than one processor: on one, watching would only take the
+/// processor from the thread that is to queue the next task.
+bool several_processors() noexcept {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) > 1;
 }
 
 } // namespace
@@ -62,19 +72,20 @@ bool WorkerPool::watch_for_task() const {
 }
 
 void WorkerPool::loop() {
+  const bool watch = several_processors();
   std::unique_lock lock(m_mutex);
   for (;;) {
-    if (m_tasks.empty()) {
+    if (m_tasks.empty() && watch) {
       ++m_watching;
       lock.unlock();
       (void)watch_for_task();
       lock.lock();
       --m_watching;
-      if (m_tasks.empty()) {
-        ++m_sleeping;
-        m_wake.wait(lock, [&] { return !m_tasks.empty(); });
-        --m_sleeping;
-      }
+    }
+    if (m_tasks.empty()) {
+      ++m_sleeping;
+      m_wake.wait(lock, [&] { return !m_tasks.empty(); });
+      --m_sleeping;
     }
     std::function<void()> task = std::move(m_tasks.front());
     m_tasks.pop_front();

@@ -3,7 +3,8 @@
 // launch's threads took about 45 µs a thread on a virtual machine, a tenth of a small launch.
 // A thread that finished a task watches the queue for a short while before it sleeps: launches
 // that follow one another (a benchmark's samples, a program's kernels) then find it awake, which
-// saves a wake-up of the thread (tens of µs on a virtual machine) per worker and launch.
+// saves a wake-up of the thread (tens of µs on a virtual machine) per worker and launch. A thread
+// allowed only one processor sleeps at once: its watching would hold up the thread it waits for.
 #include <atomic>
 #include <condition_variable>
 #include <deque>
