@@ -44,9 +44,13 @@ std::string_view json_name(Verdict verdict) {
   }
 }
 
-Verdict decide(double change, std::optional<double> p_value, const CompareOptions& options) {
-  if (std::abs(change) <= options.threshold)
+Verdict decide(double change, std::optional<double> p_value, const CompareOptions& options,
+               std::optional<ChangeInterval> interval) {
+  if (std::abs(change) <= options.threshold) {
+    if (interval && (interval->high > options.threshold || interval->low < -options.threshold))
+      return Verdict::noisy;
     return Verdict::same;
+  }
   if (!p_value || *p_value >= options.alpha)
     return Verdict::noisy;
   return change > 0 ? Verdict::slower : Verdict::faster;
@@ -79,7 +83,8 @@ CaseComparison compare_case(const StoredCase& baseline, const StoredCase& fresh,
   // Two samples on each side are the least from which the U test can say anything.
   if (c.baseline_samples >= 2 && c.new_samples >= 2)
     c.p_value = mann_whitney_u(baseline.samples_s, fresh.samples_s).p_value;
-  c.verdict = decide(*c.change, c.p_value, options);
+  c.interval = change_interval(baseline.samples_s, fresh.samples_s, options.alpha);
+  c.verdict = decide(*c.change, c.p_value, options, c.interval);
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/result_file.hpp"
+#include "bench/statistics.hpp"
 
 namespace gpurun::bench {
 
@@ -32,6 +33,8 @@ struct CaseComparison {
   std::size_t new_samples = 0;
   std::optional<double> change;  ///< new / baseline − 1, on the medians
   std::optional<double> p_value; ///< two-sided U test, when both sides have samples
+  /// The (1 − alpha) confidence interval of the change (change_interval), when the samples give one.
+  std::optional<ChangeInterval> interval;
   std::string reason;            ///< why a case was skipped
 };
 
@@ -62,11 +65,14 @@ struct ComparisonReport {
   [[nodiscard]] int exit_code() const;
 };
 
-/// The verdict for one case from its change and p-value: "same" when |change| ≤ threshold;
-/// beyond it "slower"/"faster" when p < alpha, "noisy" when not significant or when either side
-/// has fewer than two samples (`p_value` absent).
+/// The verdict for one case from its change, p-value and confidence interval. Beyond the threshold:
+/// "slower"/"faster" when p < alpha, "noisy" when not significant or when either side has fewer
+/// than two samples (`p_value` absent). Within it: "same" when the interval, where the samples
+/// give one, lies within ±threshold too; "noisy" when it reaches beyond (undecided: the samples
+/// cannot rule out a change as large as the threshold).
 [[nodiscard]] Verdict decide(double change, std::optional<double> p_value,
-                             const CompareOptions& options);
+                             const CompareOptions& options,
+                             std::optional<ChangeInterval> interval = std::nullopt);
 
 [[nodiscard]] CaseComparison compare_case(const StoredCase& baseline, const StoredCase& fresh,
                                           const CompareOptions& options);

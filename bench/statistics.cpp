@@ -152,4 +152,65 @@ MannWhitney mann_whitney_u(std::span<const double> a, std::span<const double> b)
   return result;
 }
 
+namespace {
+
+/// z with P(|Z| > z) = alpha for a standard normal Z, by bisection on erfc.
+double two_sided_z(double alpha) {
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (lo + hi) / 2;
+    (std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/// The logarithms of the samples, sorted, thinned to `most` evenly spaced order statistics.
+std::vector<double> sorted_logs(std::span<const double> samples, std::size_t most) {
+  std::vector<double> logs;
+  logs.reserve(samples.size());
+  for (double x : samples)
+    logs.push_back(std::log(x));
+  std::sort(logs.begin(), logs.end());
+  if (logs.size() <= most)
+    return logs;
+  std::vector<double> thinned(most);
+  for (std::size_t i = 0; i < most; ++i)
+    thinned[i] = logs[i * (logs.size() - 1) / (most - 1)];
+  return thinned;
+}
+
+} // namespace
+
+std::optional<ChangeInterval> change_interval(std::span<const double> a,
+                                              std::span<const double> b, double alpha) {
+  constexpr std::size_t k_most = 2000;
+  if (a.empty() || b.empty() || !(alpha > 0 && alpha < 1))
+    return std::nullopt;
+  for (const auto* side : {&a, &b})
+    for (double x : *side)
+      if (!(x > 0) || !std::isfinite(x))
+        return std::nullopt;
+  const std::vector<double> la = sorted_logs(a, k_most), lb = sorted_logs(b, k_most);
+  const auto n1 = static_cast<double>(la.size()), n2 = static_cast<double>(lb.size());
+  const double pairs = n1 * n2;
+  const double c =
+      std::floor(pairs / 2 - two_sided_z(alpha) * std::sqrt(pairs * (n1 + n2 + 1) / 12));
+  if (c < 1)
+    return std::nullopt;
+  std::vector<double> differences;
+  differences.reserve(la.size() * lb.size());
+  for (double y : lb)
+    for (double x : la)
+      differences.push_back(y - x);
+  const auto k = static_cast<std::size_t>(c) - 1; // the C-th smallest, from 0
+  std::nth_element(differences.begin(), differences.begin() + static_cast<std::ptrdiff_t>(k),
+                   differences.end());
+  const double low = differences[k];
+  const std::size_t k_high = differences.size() - 1 - k; // the C-th largest
+  std::nth_element(differences.begin(), differences.begin() + static_cast<std::ptrdiff_t>(k_high),
+                   differences.end());
+  const double high = differences[k_high];
+  return ChangeInterval{std::expm1(low), std::expm1(high)};
+}
+
 } // namespace gpurun::bench

@@ -47,20 +47,31 @@ std::string p_value_text(const std::optional<double>& p) {
   return *p < 1e-4 ? "<0.0001" : fmt::format("{:.4f}", *p);
 }
 
-std::string verdict_text(const CaseComparison& c) {
+/// Why a noisy case is undecided: "undecided: noise too high for 5%; 95% CI -3.10% to +7.40%".
+std::string undecided_text(const CaseComparison& c, const bench::CompareOptions& options) {
+  std::string text = fmt::format("undecided: noise too high for {:g}%", 100 * options.threshold);
+  if (c.interval)
+    text += fmt::format("; {:g}% CI {:+.2f}% to {:+.2f}%", 100 * (1 - options.alpha),
+                        100 * c.interval->low, 100 * c.interval->high);
+  return text;
+}
+
+std::string verdict_text(const CaseComparison& c, const bench::CompareOptions& options) {
   std::string text(bench::to_string(c.verdict));
   if (c.verdict == Verdict::skipped && !c.reason.empty())
     text += " (" + c.reason + ")";
+  if (c.verdict == Verdict::noisy)
+    text += " (" + undecided_text(c, options) + ")";
   return escape_cell(text);
 }
 
-Row row_of(const CaseComparison& c) {
+Row row_of(const CaseComparison& c, const bench::CompareOptions& options) {
   return {escape_cell(c.name),
           optional_seconds(c.baseline_median_s),
           optional_seconds(c.new_median_s),
           change_text(c.change),
           p_value_text(c.p_value),
-          verdict_text(c)};
+          verdict_text(c, options)};
 }
 
 std::optional<Tone> verdict_tone(Verdict verdict) {
@@ -101,7 +112,7 @@ std::string summary_line(const ComparisonReport& report) {
 std::string render_comparison_table(const ComparisonReport& report, bool color) {
   std::vector<Row> rows{{"case", "baseline", "new", "change", "p-value", "verdict"}};
   for (const auto& c : report.cases)
-    rows.push_back(row_of(c));
+    rows.push_back(row_of(c, report.options));
   std::array<std::size_t, k_columns> width{};
   for (const auto& row : rows)
     for (std::size_t i = 0; i < k_columns; ++i)
@@ -142,9 +153,13 @@ nlohmann::ordered_json comparison_json(const ComparisonReport& report) {
                        {"baseline_samples", c.baseline_samples},
                        {"new_samples", c.new_samples},
                        {"change", optional_json(c.change)},
-                       {"p_value", optional_json(c.p_value)}};
+                       {"p_value", optional_json(c.p_value)},
+                       {"change_low", c.interval ? optional_json(c.interval->low) : nullptr},
+                       {"change_high", c.interval ? optional_json(c.interval->high) : nullptr}};
     if (!c.reason.empty())
       entry["reason"] = c.reason;
+    else if (c.verdict == Verdict::noisy)
+      entry["reason"] = undecided_text(c, report.options);
     cases.push_back(std::move(entry));
   }
   const auto s = report.summary();

@@ -75,6 +75,36 @@ TEST(Decide, VerdictRules) {
   EXPECT_EQ(decide(0.02, std::nullopt, options), Verdict::same);
   EXPECT_EQ(decide(0.10, 0.001, CompareOptions{0.05, 0.2}), Verdict::same);
   EXPECT_EQ(decide(0.10, 0.03, CompareOptions{0.01, 0.05}), Verdict::noisy);
+  // Within the threshold, "same" only when the interval rules out a change as large as it.
+  EXPECT_EQ(decide(0.01, 0.5, options, ChangeInterval{-0.02, 0.03}), Verdict::same);
+  EXPECT_EQ(decide(0.01, 0.5, options, ChangeInterval{-0.02, 0.08}), Verdict::noisy);
+  EXPECT_EQ(decide(-0.01, 0.5, options, ChangeInterval{-0.06, 0.01}), Verdict::noisy);
+  EXPECT_EQ(decide(0.10, 0.001, options, ChangeInterval{0.08, 0.12}), Verdict::slower);
+}
+
+// Medians 1% apart, but ±30% noise on ten samples a side: a 5% change could hide in it, so the
+// verdict is undecided, not "same" (a wrong verdict for a kernel that did get 5% slower).
+TEST(Compare, NoiseTooHighForTheThresholdIsUndecidedNotSame) {
+  auto base = samples(1e-3, 0.3, 10, 11);
+  auto fresh = base;
+  for (double& x : fresh)
+    x *= 1.01;
+  const auto report = compare_documents(gpurun_document({{"k", base}}),
+                                        gpurun_document({{"k", fresh}}));
+  const auto& c = report.cases.at(0);
+  EXPECT_NEAR(*c.change, 0.01, 1e-9);
+  ASSERT_TRUE(c.interval);
+  EXPECT_GT(c.interval->high, 0.05);
+  EXPECT_EQ(c.verdict, Verdict::noisy);
+  EXPECT_EQ(report.exit_code(), 0);
+  // The same change on quiet samples is "same".
+  auto quiet = samples(1e-3, 0.01, 30, 12), quiet_new = quiet;
+  for (double& x : quiet_new)
+    x *= 1.01;
+  EXPECT_EQ(compare_documents(gpurun_document({{"k", quiet}}), gpurun_document({{"k", quiet_new}}))
+                .cases.at(0)
+                .verdict,
+            Verdict::same);
 }
 
 TEST(Compare, TenPercentRegressionIsCaught) {

@@ -1,6 +1,9 @@
 #include "bench/statistics.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -138,6 +141,98 @@ TEST(MannWhitney, IdenticalSamplesAreNotDifferent) {
 TEST(MannWhitney, EmptySampleGivesNoEvidence) {
   const auto r = mann_whitney_u({}, std::vector<double>{1, 2});
   EXPECT_DOUBLE_EQ(r.p_value, 1);
+}
+
+// ---- change_interval
+
+/// `count` values of center·(1 + spread·u), u uniform in [-1, 1), from a fixed LCG.
+std::vector<double> spread_around(double center, double spread, std::size_t count,
+                                  std::uint64_t seed) {
+  std::vector<double> out;
+  std::uint64_t x = seed;
+  for (std::size_t i = 0; i < count; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double unit = static_cast<double>(x >> 11) / 9007199254740992.0;
+    out.push_back(center * (1 + spread * (2 * unit - 1)));
+  }
+  return out;
+}
+
+TEST(ChangeInterval, HoldsAKnownShiftAndNarrowsWithMoreSamples) {
+  const auto a = spread_around(1.0, 0.02, 40, 1);
+  std::vector<double> b = spread_around(1.0, 0.02, 40, 2);
+  for (double& x : b)
+    x *= 1.10;
+  const auto ci = change_interval(a, b, 0.05);
+  ASSERT_TRUE(ci);
+  EXPECT_LT(ci->low, 0.10);
+  EXPECT_GT(ci->high, 0.10);
+  EXPECT_GT(ci->low, 0.08);
+  EXPECT_LT(ci->high, 0.12);
+  const auto wide = change_interval(std::span(a).first(8), std::span(b).first(8), 0.05);
+  ASSERT_TRUE(wide);
+  EXPECT_GT(wide->high - wide->low, ci->high - ci->low);
+  const auto strict = change_interval(a, b, 0.001);
+  ASSERT_TRUE(strict);
+  EXPECT_GT(strict->high - strict->low, ci->high - ci->low);
+}
+
+// The C-th smallest of the n1·n2 differences, C = floor(n1n2/2 − z·sqrt(n1n2(n1+n2+1)/12)):
+// for 10 and 10 at 0.05, C = floor(50 − 1.95996·13.2288) = 24. Baseline 1..10, new 1..10 scaled
+// by e^0.5: the differences are 0.5 + log j − log i, and the 24th smallest and largest of them.
+TEST(ChangeInterval, IsTheMosesIntervalOfTheLogarithms) {
+  std::vector<double> a, b, d;
+  for (int i = 1; i <= 10; ++i) {
+    a.push_back(i);
+    b.push_back(i * std::exp(0.5));
+  }
+  for (double y : b)
+    for (double x : a)
+      d.push_back(std::log(y) - std::log(x));
+  std::sort(d.begin(), d.end());
+  const auto ci = change_interval(a, b, 0.05);
+  ASSERT_TRUE(ci);
+  EXPECT_NEAR(ci->low, std::expm1(d[23]), 1e-12);
+  EXPECT_NEAR(ci->high, std::expm1(d[100 - 24]), 1e-12);
+}
+
+TEST(ChangeInterval, AbsentWithTooFewSamplesOrTimesThatAreNotPositive) {
+  EXPECT_FALSE(change_interval(std::vector{1.0, 1.1}, std::vector{1.0, 1.2}, 0.05));
+  EXPECT_FALSE(change_interval(std::vector<double>{}, std::vector{1.0}, 0.05));
+  const auto a = spread_around(1.0, 0.1, 20, 3);
+  auto b = a;
+  b[3] = 0;
+  EXPECT_FALSE(change_interval(a, b, 0.05));
+  b[3] = std::nan("");
+  EXPECT_FALSE(change_interval(a, b, 0.05));
+  EXPECT_TRUE(change_interval(a, a, 0.05));
+}
+
+// Of many pairs of samples of one distribution, about alpha of the intervals miss 0.
+TEST(ChangeInterval, MissesNoChangeAboutAlphaOfTheTime) {
+  int missed = 0;
+  constexpr int trials = 400;
+  for (int t = 0; t < trials; ++t) {
+    const auto a = spread_around(1.0, 0.05, 25, 1000 + 2 * t);
+    const auto b = spread_around(1.0, 0.05, 25, 1001 + 2 * t);
+    const auto ci = change_interval(a, b, 0.05);
+    ASSERT_TRUE(ci);
+    missed += (ci->low > 0 || ci->high < 0) ? 1 : 0;
+  }
+  EXPECT_GE(missed, 4);   // 1%
+  EXPECT_LE(missed, 40);  // 10%
+}
+
+TEST(ChangeInterval, ThinsLargeSamplesToBoundItsWork) {
+  const auto a = spread_around(1.0, 0.02, 5000, 7);
+  auto b = spread_around(1.0, 0.02, 5000, 8);
+  for (double& x : b)
+    x *= 1.01;
+  const auto ci = change_interval(a, b, 0.05);
+  ASSERT_TRUE(ci);
+  EXPECT_LT(ci->low, 0.01);
+  EXPECT_GT(ci->high, 0.01);
+  EXPECT_LT(ci->high - ci->low, 0.004);
 }
 
 } // namespace

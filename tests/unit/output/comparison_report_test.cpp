@@ -98,6 +98,26 @@ TEST(ComparisonReport, JsonDocument) {
   EXPECT_EQ(doc["exit_code"], 1);
 }
 
+// A noisy case says why: the threshold the noise hides, and the interval where there is one.
+TEST(ComparisonReport, NoisyCasesSayTheyAreUndecidedAndWhy) {
+  ComparisonReport r;
+  auto noisy = compared("k", Verdict::noisy, 1e-3, 1.01e-3, 0.8);
+  noisy.interval = bench::ChangeInterval{-0.031, 0.074};
+  r.cases.push_back(noisy);
+  r.cases.push_back(compared("one", Verdict::noisy, 1.0, 1.5, {}));
+  const std::string table = render_comparison_table(r);
+  EXPECT_NE(table.find("noisy (undecided: noise too high for 5%; 95% CI -3.10% to +7.40%)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("noisy (undecided: noise too high for 5%) "), std::string::npos) << table;
+  const auto doc = comparison_json(r);
+  EXPECT_NEAR(doc["cases"][0]["change_low"].get<double>(), -0.031, 1e-12);
+  EXPECT_NEAR(doc["cases"][0]["change_high"].get<double>(), 0.074, 1e-12);
+  EXPECT_EQ(doc["cases"][0]["reason"],
+            "undecided: noise too high for 5%; 95% CI -3.10% to +7.40%");
+  EXPECT_TRUE(doc["cases"][1]["change_low"].is_null());
+}
+
 TEST(ComparisonReport, PrintersOfEachFormat) {
   const auto report = sample_report();
   for (const auto format : {OutputFormat::human, OutputFormat::md}) {
