@@ -1,5 +1,6 @@
-// `gpurun compare BASELINE NEW`: the regression gate. Exit 1 only when some case is significantly
-// slower by more than the threshold; 2 when a file cannot be read (docs/compare.md).
+// `gpurun compare BASELINE [BASELINE…] NEW`: the regression gate. Exit 1 only when some case is
+// significantly slower by more than the threshold; 2 when a file cannot be read
+// (docs/compare.md).
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -22,8 +23,8 @@ namespace gpurun {
 namespace {
 
 struct CompareArgs {
-  std::string baseline;
-  std::string fresh;
+  std::vector<std::string> files; ///< the baseline runs, then the new results
+
   double alpha = 0.05;
   double threshold_percent = 5;
   bool json = false;
@@ -50,13 +51,16 @@ void add_compare_command(CLI::App& app, CommandEnv& env) {
       "  gpurun compare base.json new.json                   # exit 1 when a case got significantly slower\n"
       "  gpurun compare base.json new.json --threshold 2 --alpha 0.01 --junit compare.xml\n"
       "  gpurun compare google-benchmark.json nvbench.json --json\n"
+      "  gpurun compare base-1.json base-2.json base-3.json new.json   # run-to-run drift counted\n"
       "\n"
       "gpurun help compare has the test (Mann-Whitney U) and the verdicts.");
   auto args = std::make_shared<CompareArgs>();
-  cmd->add_option("BASELINE", args->baseline,
-                  "Results before the change (gpurun bench, Google Benchmark or nvbench JSON)")
-      ->required();
-  cmd->add_option("NEW", args->fresh, "Results after the change")->required();
+  cmd->add_option("FILES", args->files,
+                  "BASELINE [BASELINE...] NEW: results before the change (gpurun bench, Google "
+                  "Benchmark or nvbench JSON; several runs of it let compare count the drift "
+                  "from run to run), then after it")
+      ->required()
+      ->expected(2, 1 << 20);
   cmd->add_option("--alpha", args->alpha,
                   "Significance level of the Mann-Whitney U test (default 0.05)");
   cmd->add_option("--threshold", args->threshold_percent,
@@ -67,16 +71,25 @@ void add_compare_command(CLI::App& app, CommandEnv& env) {
                   "Also write a JUnit XML report (each case a test; a regression a failure)");
   cmd->callback([args, &env] {
     const auto options = validated_options(*args);
-    const NamedInput inputs[] = {{args->baseline, "the baseline file"},
-                                 {args->fresh, "the new results file"}};
+    if (args->files.size() < 2)
+      throw usage_error(
+          "compare: give the baseline's results and the new ones (two files or more)");
+    std::vector<NamedInput> inputs;
+    for (std::size_t i = 0; i + 1 < args->files.size(); ++i)
+      inputs.push_back({args->files[i], "a baseline file"});
+    inputs.push_back({args->files.back(), "the new results file"});
     check_output_is_no_input("--md", args->md_file, inputs);
     check_output_is_no_input("--junit", args->junit_file, inputs);
-    const auto baseline = bench::read_result_file(args->baseline);
-    const auto fresh = bench::read_result_file(args->fresh);
-    for (const auto* file : {&baseline, &fresh})
-      for (const auto& warning : file->warnings)
+    std::vector<bench::ResultFile> baselines;
+    for (std::size_t i = 0; i + 1 < args->files.size(); ++i)
+      baselines.push_back(bench::read_result_file(args->files[i]));
+    const auto fresh = bench::read_result_file(args->files.back());
+    for (const auto& file : baselines)
+      for (const auto& warning : file.warnings)
         std::cerr << warning_prefix() << warning << '\n';
-    const auto report = bench::compare_results(baseline, fresh, options);
+    for (const auto& warning : fresh.warnings)
+      std::cerr << warning_prefix() << warning << '\n';
+    const auto report = bench::compare_results(baselines, fresh, options);
     for (const auto& warning : report.warnings)
       std::cerr << warning_prefix() << warning << '\n';
     if (!args->md_file.empty())

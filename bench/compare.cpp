@@ -1,7 +1,12 @@
 #include "bench/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <numeric>
 #include <set>
+#include <span>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -56,8 +61,46 @@ Verdict decide(double change, std::optional<double> p_value, const CompareOption
   return change > 0 ? Verdict::slower : Verdict::faster;
 }
 
+namespace {
+
+/// With several baseline runs, how far a run's median strays from the others' is known: a new
+/// run of unchanged code lies, in log time, within mean ± t·s·√(1 + 1/k) of the k runs' log
+/// medians (a prediction interval; s their standard deviation). The case's interval becomes the
+/// hull of that one and the samples' own, and its p-value the larger of the two tests'.
+void widen_by_run_drift(CaseComparison& c, std::span<const std::vector<double>> runs,
+                        const CompareOptions& options) {
+  std::vector<double> logs;
+  for (const auto& run : runs) {
+    const double m = median(run);
+    if (!(m > 0))
+      return;
+    logs.push_back(std::log(m));
+  }
+  const auto k = static_cast<double>(logs.size());
+  const double mean = std::accumulate(logs.begin(), logs.end(), 0.0) / k;
+  double squares = 0;
+  for (double l : logs)
+    squares += (l - mean) * (l - mean);
+  const double spread = std::sqrt(squares / (k - 1)) * std::sqrt(1 + 1 / k);
+  if (!(*c.new_median_s > 0))
+    return;
+  const double shift = std::log(*c.new_median_s) - mean;
+  const double half = student_t_quantile(options.alpha, k - 1) * spread;
+  const ChangeInterval drift{std::expm1(shift - half), std::expm1(shift + half)};
+  c.interval = c.interval ? ChangeInterval{std::min(c.interval->low, drift.low),
+                                           std::max(c.interval->high, drift.high)}
+                          : drift;
+  if (spread > 0) {
+    const double p = student_t_two_sided_p(shift / spread, k - 1);
+    c.p_value = c.p_value ? std::max(*c.p_value, p) : p;
+  }
+}
+
+} // namespace
+
 CaseComparison compare_case(const StoredCase& baseline, const StoredCase& fresh,
-                            const CompareOptions& options) {
+                            const CompareOptions& options,
+                            std::span<const std::vector<double>> baseline_runs) {
   CaseComparison c;
   c.name = baseline.name;
   c.baseline_samples = baseline.samples_s.size();
@@ -84,6 +127,9 @@ CaseComparison compare_case(const StoredCase& baseline, const StoredCase& fresh,
   if (c.baseline_samples >= 2 && c.new_samples >= 2)
     c.p_value = mann_whitney_u(baseline.samples_s, fresh.samples_s).p_value;
   c.interval = change_interval(baseline.samples_s, fresh.samples_s, options.alpha);
+  c.baseline_runs = std::max<std::size_t>(baseline_runs.size(), 1);
+  if (baseline_runs.size() >= 2)
+    widen_by_run_drift(c, baseline_runs, options);
   c.verdict = decide(*c.change, c.p_value, options, c.interval);
   return c;
 }
@@ -124,7 +170,65 @@ std::set<std::string> models_of(const ResultFile& file) {
 
 ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& fresh,
                                  const CompareOptions& options) {
+  return compare_results(std::span(&baseline, 1), fresh, options);
+}
+
+namespace {
+
+/// The baseline runs as one file: every case of the first run in its order, then the cases that
+/// only later runs have; a case's samples are all of its runs' together (a run that skipped it
+/// adds none), and `runs` gets each case's samples run by run.
+ResultFile pooled(std::span<const ResultFile> runs,
+                  std::unordered_map<std::string, std::vector<std::vector<double>>>& by_run,
+                  const std::function<std::string(const StoredCase&)>& key) {
+  ResultFile all = runs.front();
+  all.cases.clear();
+  std::unordered_map<std::string, std::size_t> at;
+  for (const ResultFile& run : runs)
+    for (const StoredCase& c : run.cases) {
+      const std::string k = key(c);
+      auto [it, added] = at.emplace(k, all.cases.size());
+      if (added) {
+        all.cases.push_back(c);
+        all.cases.back().samples_s.clear();
+        all.cases.back().skipped = true; // until a run has it
+      }
+      StoredCase& into = all.cases[it->second];
+      if (c.skipped || c.samples_s.empty()) {
+        if (into.reason.empty())
+          into.reason = c.reason;
+        continue;
+      }
+      if (into.skipped) {
+        into.skipped = false;
+        into.reason.clear();
+      }
+      into.samples_s.insert(into.samples_s.end(), c.samples_s.begin(), c.samples_s.end());
+      by_run[k].push_back(c.samples_s);
+    }
+  for (std::size_t i = 1; i < runs.size(); ++i)
+    all.label += ", " + runs[i].label;
+  return all;
+}
+
+} // namespace
+
+ComparisonReport compare_results(std::span<const ResultFile> baselines, const ResultFile& fresh,
+                                 const CompareOptions& options) {
+  if (baselines.empty())
+    throw std::invalid_argument("compare_results: no baseline");
+  std::unordered_map<std::string, std::vector<std::vector<double>>> runs;
+  // Pooling pairs by name, as below for one file; by model too where any file holds several.
+  std::set<std::string> all_models = models_of(fresh);
+  for (const ResultFile& b : baselines)
+    for (const auto& m : models_of(b))
+      all_models.insert(m);
+  const bool pool_by_model = all_models.size() > 1;
+  const ResultFile baseline = pooled(baselines, runs, [&](const StoredCase& c) {
+    return pool_by_model ? c.name + '\0' + c.device : c.name;
+  });
   ComparisonReport report;
+  report.baseline_runs = baselines.size();
   report.baseline_file = baseline.label;
   report.new_file = fresh.label;
   report.baseline_format = baseline.format;
@@ -163,7 +267,10 @@ ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& f
     in_baseline.insert(key(base));
     const auto it = in_new.find(key(base));
     if (it != in_new.end()) {
-      report.cases.push_back(compare_case(shown(base), *it->second, options));
+      const auto r = runs.find(pool_by_model ? base.name + '\0' + base.device : base.name);
+      report.cases.push_back(compare_case(shown(base), *it->second, options,
+                                          r == runs.end() ? std::span<const std::vector<double>>()
+                                                          : std::span(r->second)));
       continue;
     }
     report.cases.push_back(one_sided(shown(base), Verdict::only_in_baseline));

@@ -3,6 +3,7 @@
 // the samples, and a verdict. Only a significant slowdown beyond the threshold fails the gate.
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,8 +34,10 @@ struct CaseComparison {
   std::size_t new_samples = 0;
   std::optional<double> change;  ///< new / baseline − 1, on the medians
   std::optional<double> p_value; ///< two-sided U test, when both sides have samples
-  /// The (1 − alpha) confidence interval of the change (change_interval), when the samples give one.
+  /// The (1 − alpha) confidence interval of the change (change_interval), when the samples give
+  /// one.
   std::optional<ChangeInterval> interval;
+  std::size_t baseline_runs = 1; ///< baseline files that measured the case
   std::string reason;            ///< why a case was skipped
 };
 
@@ -54,6 +57,7 @@ struct ComparisonReport {
   ResultFormat baseline_format = ResultFormat::gpurun;
   ResultFormat new_format = ResultFormat::gpurun;
   CompareOptions options;
+  std::size_t baseline_runs = 1; ///< baseline files given
   /// Cases of the baseline in its order (with those only there), then those only in the new file.
   std::vector<CaseComparison> cases;
   /// What the reader should know about the pairing, one line each ("the baseline was measured on
@@ -74,10 +78,19 @@ struct ComparisonReport {
                              const CompareOptions& options,
                              std::optional<ChangeInterval> interval = std::nullopt);
 
+/// `baseline` holds the samples of every baseline run together; `baseline_runs`, where there
+/// are two or more, each run's own: their medians' spread then widens the interval and the
+/// p-value by the drift from run to run (a prediction interval of a new run's median).
 [[nodiscard]] CaseComparison compare_case(const StoredCase& baseline, const StoredCase& fresh,
-                                          const CompareOptions& options);
+                                          const CompareOptions& options,
+                                          std::span<const std::vector<double>> baseline_runs = {});
 
 [[nodiscard]] ComparisonReport compare_results(const ResultFile& baseline, const ResultFile& fresh,
+                                               const CompareOptions& options);
+/// Several runs of the baseline (files of identical code, one after another): cases pooled by
+/// name, the drift between the runs counted in each verdict.
+[[nodiscard]] ComparisonReport compare_results(std::span<const ResultFile> baselines,
+                                               const ResultFile& fresh,
                                                const CompareOptions& options);
 
 } // namespace gpurun::bench

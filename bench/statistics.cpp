@@ -181,8 +181,8 @@ std::vector<double> sorted_logs(std::span<const double> samples, std::size_t mos
 
 } // namespace
 
-std::optional<ChangeInterval> change_interval(std::span<const double> a,
-                                              std::span<const double> b, double alpha) {
+std::optional<ChangeInterval> change_interval(std::span<const double> a, std::span<const double> b,
+                                              double alpha) {
   constexpr std::size_t k_most = 2000;
   if (a.empty() || b.empty() || !(alpha > 0 && alpha < 1))
     return std::nullopt;
@@ -211,6 +211,62 @@ std::optional<ChangeInterval> change_interval(std::span<const double> a,
                    differences.end());
   const double high = differences[k_high];
   return ChangeInterval{std::expm1(low), std::expm1(high)};
+}
+
+namespace {
+
+/// The continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2).
+double beta_fraction(double a, double b, double x) {
+  constexpr double tiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1);
+  d = 1 / (std::abs(d) < tiny ? tiny : d);
+  double h = d;
+  for (int m = 1; m <= 10000; ++m) {
+    const double m2 = 2.0 * m;
+    for (const double term : {m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+                              -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))}) {
+      d = 1 + term * d;
+      d = 1 / (std::abs(d) < tiny ? tiny : d);
+      c = 1 + term / c;
+      c = std::abs(c) < tiny ? tiny : c;
+      h *= d * c;
+    }
+    if (std::abs(d * c - 1) < 1e-15)
+      break;
+  }
+  return h;
+}
+
+/// The regularized incomplete beta function I_x(a, b).
+double incomplete_beta(double a, double b, double x) {
+  if (x <= 0)
+    return 0;
+  if (x >= 1)
+    return 1;
+  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
+                                a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2))
+    return front * beta_fraction(a, b, x) / a;
+  return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+} // namespace
+
+double student_t_two_sided_p(double t, double df) {
+  if (!std::isfinite(t))
+    return 0;
+  return std::clamp(incomplete_beta(df / 2, 0.5, df / (df + t * t)), 0.0, 1.0);
+}
+
+double student_t_quantile(double alpha, double df) {
+  double lo = 0, hi = 1;
+  while (student_t_two_sided_p(hi, df) > alpha && hi < 1e300)
+    hi *= 2;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (lo + hi) / 2;
+    (student_t_two_sided_p(mid, df) > alpha ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
 }
 
 } // namespace gpurun::bench

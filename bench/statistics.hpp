@@ -52,9 +52,14 @@ struct ChangeInterval {
   double low = 0;
   double high = 0;
 };
-[[nodiscard]] std::optional<ChangeInterval> change_interval(std::span<const double> a,
-                                                            std::span<const double> b,
-                                                            double alpha);
+[[nodiscard]] std::optional<ChangeInterval>
+change_interval(std::span<const double> a, std::span<const double> b, double alpha);
+
+/// P(|T| ≥ |t|) for Student's t with `df` degrees of freedom (df > 0), from the regularized
+/// incomplete beta function: I_{df/(df+t²)}(df/2, 1/2).
+[[nodiscard]] double student_t_two_sided_p(double t, double df);
+/// t ≥ 0 with P(|T| ≥ t) = alpha for `df` degrees of freedom (0 < alpha < 1).
+[[nodiscard]] double student_t_quantile(double alpha, double df);
 
 /// Above this many pairs the exact distribution costs more than it adds over the approximation.
 inline constexpr std::size_t k_exact_mann_whitney_pairs = 10'000;

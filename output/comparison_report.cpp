@@ -156,6 +156,8 @@ nlohmann::ordered_json comparison_json(const ComparisonReport& report) {
                        {"p_value", optional_json(c.p_value)},
                        {"change_low", c.interval ? optional_json(c.interval->low) : nullptr},
                        {"change_high", c.interval ? optional_json(c.interval->high) : nullptr}};
+    if (report.baseline_runs > 1)
+      entry["baseline_runs"] = c.baseline_runs;
     if (!c.reason.empty())
       entry["reason"] = c.reason;
     else if (c.verdict == Verdict::noisy)
@@ -164,7 +166,9 @@ nlohmann::ordered_json comparison_json(const ComparisonReport& report) {
   }
   const auto s = report.summary();
   return {{"baseline",
-           {{"file", report.baseline_file}, {"format", bench::to_string(report.baseline_format)}}},
+           {{"file", report.baseline_file},
+            {"format", bench::to_string(report.baseline_format)},
+            {"runs", report.baseline_runs}}},
           {"new", {{"file", report.new_file}, {"format", bench::to_string(report.new_format)}}},
           {"alpha", report.options.alpha},
           {"threshold", report.options.threshold},

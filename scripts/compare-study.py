@@ -47,12 +47,12 @@ def scaled(document, factor):
     return doc
 
 
-def compare(gpurun, base_path, new_doc, threshold, alpha):
+def compare(gpurun, base_paths, new_doc, threshold, alpha):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(new_doc, f)
         new_path = f.name
     try:
-        done = subprocess.run([gpurun, "compare", base_path, new_path, "--json",
+        done = subprocess.run([gpurun, "compare", *base_paths, new_path, "--json",
                                "--threshold", str(threshold), "--alpha", str(alpha)],
                               capture_output=True, text=True)
         if done.returncode not in (0, 1):
@@ -67,11 +67,23 @@ def study(args):
     if len(runs) < 2:
         sys.exit(f"{args.folder}: needs at least two result files")
     docs = {path: json.load(open(path)) for path in runs}
-    pairs = list(itertools.permutations(runs, 2))
+    k = args.baseline_runs
+    if len(runs) < k + 1:
+        sys.exit(f"{args.folder}: --baseline-runs {k} needs at least {k + 1} result files")
+    # Each run as the new file against each window of k other runs, taken in turn.
+    pairs, seen = [], set()
+    for j, new in enumerate(runs):
+        others = runs[:j] + runs[j + 1:]
+        for start in range(len(others)):
+            window = tuple(others[(start + i) % len(others)] for i in range(k))
+            if (window, new) not in seen:
+                seen.add((window, new))
+                pairs.append((list(window), new))
     if args.pairs and len(pairs) > args.pairs:
         pairs = pairs[:: len(pairs) // args.pairs][: args.pairs]
     slowdowns = [float(s) for s in args.slowdowns.split(",") if s]
-    print(f"{len(runs)} runs, {len(pairs)} ordered pairs; alpha {args.alpha}")
+    print(f"{len(runs)} runs, {len(pairs)} comparisons of {k} baseline run(s) with a new one; "
+          f"alpha {args.alpha}")
     print(f"{'threshold':>9} {'planted':>8} {'case':32} {'slower':>7} {'same':>6} "
           f"{'noisy':>6} {'faster':>6}  rate")
     for threshold in args.threshold:
@@ -103,7 +115,9 @@ def main():
                     help="thresholds in percent (default 2 5)")
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--slowdowns", default="1,2,5", help="planted slowdowns in percent")
-    ap.add_argument("--pairs", type=int, default=0, help="use at most this many pairs")
+    ap.add_argument("--pairs", type=int, default=0, help="use at most this many comparisons")
+    ap.add_argument("--baseline-runs", type=int, default=1,
+                    help="runs that make one baseline (default 1: pairs of runs)")
     argv = sys.argv[1:]
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)

@@ -53,6 +53,27 @@ TEST(CompareE2E, RegressionFailsTheGate) {
   EXPECT_NE(r.out.find("1 slower, 0 faster, 1 same, 0 noisy\n"), std::string::npos) << r.out;
 }
 
+// Every file but the last is a baseline run: runs whose medians wander by up to 10% show that a
+// 10% change can be drift, so the gate that one of them alone would fail passes, undecided.
+TEST(CompareE2E, SeveralBaselineRunsCountTheDriftBetweenRuns) {
+  const auto dir = temp_dir();
+  write_results(dir, "base-1.json", {{"copy", 10e-6}});
+  write_results(dir, "base-2.json", {{"copy", 11e-6}});
+  write_results(dir, "base-3.json", {{"copy", 9.5e-6}});
+  write_results(dir, "new.json", {{"copy", 11e-6}});
+  EXPECT_EQ(run_gpurun("compare base-1.json new.json", dir).exit_code, 1);
+  auto r = run_gpurun("compare base-1.json base-2.json base-3.json new.json --json", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto doc = json::parse(r.out);
+  EXPECT_EQ(doc["baseline"]["runs"], 3);
+  EXPECT_EQ(doc["baseline"]["file"], "base-1.json, base-2.json, base-3.json");
+  EXPECT_EQ(doc["cases"][0]["verdict"], "noisy");
+  EXPECT_EQ(doc["cases"][0]["baseline_runs"], 3);
+  EXPECT_EQ(doc["cases"][0]["baseline_samples"], 60);
+  r = run_gpurun("compare base-1.json", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+}
+
 TEST(CompareE2E, ResultsTakenUnderDifferentSettingsAreNamedButDoNotFailTheGate) {
   const auto dir = temp_dir();
   const json base_env{{"power_limit_w", "700"}, {"ecc", "enabled"}, {"build_type", "release"},

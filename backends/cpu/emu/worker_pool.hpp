@@ -1,11 +1,6 @@
 #pragma once
 // The threads that run launches' workers, kept from one launch to the next: creating and joining a
 // launch's threads took about 45 µs a thread on a virtual machine, a tenth of a small launch.
-// A thread that finished a task watches the queue for a short while before it sleeps: launches
-// that follow one another (a benchmark's samples, a program's kernels) then find it awake, which
-// saves a wake-up of the thread (tens of µs on a virtual machine) per worker and launch. A thread
-// allowed only one processor sleeps at once: its watching would hold up the thread it waits for.
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -29,15 +24,11 @@ public:
 private:
   WorkerPool() = default;
   void loop();
-  /// Watches the queue for a while; true when it holds a task (taken under the lock, or not).
-  bool watch_for_task() const;
 
   std::mutex m_mutex;
   std::condition_variable m_wake;
   std::deque<std::function<void()>> m_tasks;
-  std::atomic<std::size_t> m_queued = 0; ///< m_tasks.size(), read without the lock
-  std::size_t m_watching = 0;            ///< idle threads watching the queue
-  std::size_t m_sleeping = 0;            ///< idle threads waiting on m_wake
+  std::size_t m_idle = 0; ///< threads waiting for a task
 };
 
 } // namespace gpurun::emu

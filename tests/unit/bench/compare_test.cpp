@@ -196,6 +196,78 @@ TEST(Compare, ThresholdAndAlphaAreHonoured) {
   EXPECT_EQ(compare_documents(base, slower, {1e-30, 0.05}).cases[0].verdict, Verdict::noisy);
 }
 
+// ---- Several baseline runs
+
+/// `count` samples of run `run`: a run-wide offset `drift` (the run's clock, placement, load)
+/// times the small noise of its samples.
+std::vector<double> run_samples(double center, double drift, std::size_t count, std::uint64_t seed) {
+  return samples(center * (1 + drift), 0.005, count, seed);
+}
+
+// Runs of identical code whose medians wander by ±6% while each run's samples spread by ±0.5%:
+// one baseline run against one new run calls a 6% drift "slower" with a tiny p-value; the
+// baseline's five runs show the drift, and the same new run is undecided.
+TEST(CompareRuns, DriftBetweenBaselineRunsKeepsAGateFromCallingItSlower) {
+  const double drifts[] = {-0.06, 0.03, -0.01, 0.05, 0.0};
+  std::vector<ResultFile> runs;
+  for (int i = 0; i < 5; ++i)
+    runs.push_back(parse_result_document(
+        gpurun_document({{"k", run_samples(1e-3, drifts[i], 30, 100 + i)}}), "base.json", "."));
+  const ResultFile fresh = parse_result_document(
+      gpurun_document({{"k", run_samples(1e-3, 0.06, 30, 200)}}), "new.json", ".");
+  const auto one = compare_results(runs[4], fresh, {});
+  EXPECT_EQ(one.cases.at(0).verdict, Verdict::slower);
+  const auto all = compare_results(runs, fresh, {});
+  ASSERT_EQ(all.cases.size(), 1u);
+  const auto& c = all.cases[0];
+  EXPECT_EQ(c.verdict, Verdict::noisy);
+  EXPECT_EQ(c.baseline_runs, 5u);
+  EXPECT_EQ(all.baseline_runs, 5u);
+  EXPECT_EQ(c.baseline_samples, 150u);
+  ASSERT_TRUE(c.interval);
+  EXPECT_LT(c.interval->low, 0);
+  EXPECT_GT(*c.p_value, 0.05);
+  EXPECT_EQ(all.exit_code(), 0);
+}
+
+// Quiet runs (±0.3% from run to run): a real 10% slowdown is still caught, a 1% change is "same".
+TEST(CompareRuns, QuietRunsStillCatchARealSlowdown) {
+  const double drifts[] = {-0.003, 0.002, 0.0, 0.003};
+  std::vector<ResultFile> runs;
+  for (int i = 0; i < 4; ++i)
+    runs.push_back(parse_result_document(
+        gpurun_document({{"k", run_samples(1e-3, drifts[i], 30, 300 + i)}}), "base.json", "."));
+  const auto slower = compare_results(
+      runs,
+      parse_result_document(gpurun_document({{"k", run_samples(1e-3, 0.10, 30, 400)}}), "n", "."),
+      {});
+  EXPECT_EQ(slower.cases.at(0).verdict, Verdict::slower);
+  const auto same = compare_results(
+      runs,
+      parse_result_document(gpurun_document({{"k", run_samples(1e-3, 0.01, 30, 401)}}), "n", "."),
+      {});
+  EXPECT_EQ(same.cases.at(0).verdict, Verdict::same);
+}
+
+// A case that only later runs measured, or that one run skipped, takes the runs that have it.
+TEST(CompareRuns, CasesArePooledByNameAcrossTheRuns) {
+  const ResultFile a = parse_result_document(
+      gpurun_document({{"k", samples(1e-3, 0.01, 10, 1)}}), "a.json", ".");
+  const ResultFile b = parse_result_document(
+      gpurun_document({{"k", samples(1e-3, 0.01, 10, 2)}, {"j", samples(2e-3, 0.01, 10, 3)}}),
+      "b.json", ".");
+  const ResultFile fresh = parse_result_document(
+      gpurun_document({{"k", samples(1e-3, 0.01, 10, 4)}, {"j", samples(2e-3, 0.01, 10, 5)}}),
+      "n.json", ".");
+  const auto report = compare_results(std::vector{a, b}, fresh, {});
+  ASSERT_EQ(report.cases.size(), 2u);
+  EXPECT_EQ(find_case(report, "k").baseline_runs, 2u);
+  EXPECT_EQ(find_case(report, "k").baseline_samples, 20u);
+  EXPECT_EQ(find_case(report, "j").baseline_runs, 1u);
+  EXPECT_EQ(find_case(report, "j").baseline_samples, 10u);
+  EXPECT_EQ(report.baseline_file, "a.json, b.json");
+}
+
 // ---- Google Benchmark
 // ----------------------------------------------------------------------------
 

@@ -235,5 +235,19 @@ TEST(ChangeInterval, ThinsLargeSamplesToBoundItsWork) {
   EXPECT_LT(ci->high - ci->low, 0.004);
 }
 
+// ---- Student's t (table values: two-sided 5% points; P(|T| ≥ 2) at 10 degrees of freedom)
+
+TEST(StudentT, QuantilesAndTailsMatchTheTables) {
+  EXPECT_NEAR(student_t_quantile(0.05, 1), 12.7062, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.05, 2), 4.3027, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.05, 4), 2.7764, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.05, 9), 2.2622, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.01, 30), 2.7500, 1e-4);
+  EXPECT_NEAR(student_t_two_sided_p(2.0, 10), 0.07339, 1e-5);
+  EXPECT_NEAR(student_t_two_sided_p(0.0, 5), 1.0, 1e-12);
+  EXPECT_NEAR(student_t_two_sided_p(-2.0, 10), 0.07339, 1e-5);
+  EXPECT_LT(student_t_two_sided_p(50, 3), 1e-4);
+}
+
 } // namespace
 } // namespace gpurun::bench

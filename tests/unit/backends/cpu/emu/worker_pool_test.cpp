@@ -66,9 +66,9 @@ TEST(WorkerPool, ThreadsAreKeptBetweenRounds) {
   EXPECT_GE(most.load(), 2);
 }
 
-// Idle threads first watch the queue, then sleep: tasks that come while they watch, as they give
-// up watching, and once they sleep all run, side by side, and none is left without a thread.
-TEST(WorkerPool, TasksFindThreadsWhetherTheyWatchOrSleep) {
+// Tasks that come at once, soon after the last ones finished or long after (the threads asleep)
+// all run side by side: none is left without a thread.
+TEST(WorkerPool, TasksArrivingAtAnyPaceAllFindThreads) {
   for (const int gap_us : {0, 50, 150, 200, 250, 400, 2000}) {
     for (int round = 0; round < 5; ++round) {
       constexpr int n = 3;
