@@ -75,8 +75,10 @@ void add_compare_command(CLI::App& app, CommandEnv& env) {
       throw usage_error(
           "compare: give the baseline's results and the new ones (two files or more)");
     std::vector<NamedInput> inputs;
-    for (std::size_t i = 0; i + 1 < args->files.size(); ++i)
-      inputs.push_back({args->files[i], "a baseline file"});
+    const std::size_t runs = args->files.size() - 1;
+    for (std::size_t i = 0; i < runs; ++i)
+      inputs.push_back({args->files[i], runs == 1 ? std::string("the baseline file")
+                                                  : fmt::format("baseline file {}", i + 1)});
     inputs.push_back({args->files.back(), "the new results file"});
     check_output_is_no_input("--md", args->md_file, inputs);
     check_output_is_no_input("--junit", args->junit_file, inputs);
