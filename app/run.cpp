@@ -89,13 +89,17 @@ void add_run_command(CLI::App& app, CommandEnv& env) {
       "'x=f32[1024]:iota' -a 'y=f32[1024]:ones' -a n=1024 --expect 'y=f32[1024]:iota(1,2)'\n"
       "  gpurun kernels/examples/saxpy.json --backend cpu --memcheck\n"
       "  gpurun kernels/examples/vector_add.json -arch=sm_90 --use_fast_math --repeat 20 --json\n"
+      "  gpurun kernels/examples/reduce_sum.cl -g 4 -b 256 -a 'in=f32[1024]:ones' -a 'out=f32[4]' "
+      "-a n=1024 -a partial=local:f32[256]\n"
       "\n"
       "Arguments, one --arg per kernel parameter in order: NAME=TYPE[DIMS]:FILL is a buffer\n"
       "(f32[1024]:iota, u8[1<<20]:rand(seed=7), f32[64,64]:@in.npy; no fill: zeros), NAME=NUMBER "
       "a\n"
-      "scalar (size=20, scalar=2.5, u64:1<<20). gpurun help args has the whole grammar, gpurun "
-      "help spec\n"
-      "the JSON run spec, gpurun help exit-codes the exit codes.");
+      "scalar (size=20, scalar=2.5, u64:1<<20), NAME=local:BYTES the local memory of an OpenCL\n"
+      "__local pointer parameter. OpenCL (.cl) launches global = grid × block work-items in\n"
+      "work-groups of local = block. gpurun help args has the whole grammar, gpurun help spec\n"
+      "the JSON run spec, gpurun help opencl the OpenCL backend, gpurun help exit-codes the exit "
+      "codes.");
   auto options = std::make_shared<RunOptions>();
   add_run_options(*cmd, *options);
 

@@ -46,8 +46,10 @@ struct ThreadsTarget {
 ThreadsTarget find_target(const BackendRegistry& registry, const ThreadsOptions& o,
                           const RunRequest& given) {
   const bool required = o.run || (given.backend != "auto" && !given.backend.empty());
+  // --run launches the CUDA capture kernel, or its OpenCL C twin on the opencl backend.
+  const Language capture_language = given.backend == "opencl" ? Language::opencl : Language::cuda;
   const TargetRequest request{given.backend, given.device,
-                              o.run ? std::optional(Language::cuda) : std::nullopt};
+                              o.run ? std::optional(capture_language) : std::nullopt};
   try {
     return ThreadsTarget{select_target(registry, request)};
   } catch (const Error&) {

@@ -104,8 +104,11 @@ struct CompileResult {
 /// A kernel parameter as the compiled code lays it out (PTX .param).
 struct ParamLayout {
   std::size_t offset = 0;
-  std::size_t size = 0;
+  std::size_t size = 0; ///< 0: the compiled kernel does not say
   std::size_t align = 0;
+  /// The parameter as the compiled kernel declares it, macros expanded ("__global const float*
+  /// v"), where the backend can tell (OpenCL's kernel argument info); empty otherwise.
+  std::string declaration;
 };
 
 /// Per-function resource usage (-1/0 where the backend cannot tell).
@@ -159,22 +162,28 @@ struct LaunchConfig {
   std::size_t shared_bytes = 0;
 };
 
-/// One kernel argument: a device buffer, or a scalar's bytes as the parameter lays them out. A
-/// buffer stays a Buffer until the backend passes it (CUDA and the CPU backend pass its address;
-/// an OpenCL backend would set its cl_mem).
+/// One kernel argument: a device buffer, a scalar's bytes as the parameter lays them out, or a
+/// size of local memory. A buffer stays a Buffer until the backend passes it (CUDA and the CPU
+/// backend pass its address; OpenCL sets its cl_mem).
 struct KernelArg {
   const Buffer* buffer = nullptr;
   std::vector<std::byte> bytes; ///< scalars only
+  /// An OpenCL `__local` pointer parameter: the bytes of local memory it gets.
+  std::optional<std::size_t> local_bytes;
 };
 
 /// The arguments of one launch, one per parameter in order.
 struct ArgPack {
   std::vector<KernelArg> values;
-  void add_buffer(const Buffer& buffer) { values.push_back({&buffer, {}}); }
-  void add_bytes(std::vector<std::byte> bytes) { values.push_back({nullptr, std::move(bytes)}); }
+  void add_buffer(const Buffer& buffer) { values.push_back({&buffer, {}, {}}); }
+  void add_bytes(std::vector<std::byte> bytes) { values.push_back({nullptr, std::move(bytes), {}}); }
+  void add_local(std::size_t bytes) { values.push_back({nullptr, {}, bytes}); }
   /// The bytes parameter `i` receives where a buffer is passed as its device address.
   [[nodiscard]] std::vector<std::byte> address_form(std::size_t i) const {
     const KernelArg& arg = values.at(i);
+    if (arg.local_bytes)
+      throw usage_error("a size of local memory (local:BYTES) is for OpenCL kernels' __local "
+                        "pointer parameters");
     if (arg.buffer == nullptr)
       return arg.bytes;
     const DevicePtr address = arg.buffer->address();

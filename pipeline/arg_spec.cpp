@@ -211,6 +211,35 @@ ArgSpec parse_arg_spec(std::string_view text, std::string_view field) {
   const std::string_view word = text.substr(pos, word_end - pos);
   const char after = word_end < text.size() ? text[word_end] : '\0';
 
+  if (word == "local" && after == ':') {
+    spec.kind = ArgSpec::Kind::local;
+    const std::size_t start = word_end + 1;
+    const std::string_view value = text.substr(start);
+    std::size_t type_end = 0;
+    while (type_end < value.size() && is_ident_char(value[type_end]))
+      ++type_end;
+    std::uint64_t bytes = 0;
+    if (type_end < value.size() && value[type_end] == '[' && type_end != 0) {
+      const DType type = lookup_type(value.substr(0, type_end), where, start);
+      const std::size_t close = value.find(']', type_end);
+      if (close == std::string_view::npos || close + 1 != value.size())
+        throw_at(where, start + type_end, "expected TYPE[N] with nothing after ']' (local:f32[256])");
+      const auto shape = parse_shape(value.substr(type_end + 1, close - type_end - 1), type,
+                                     where.at(start + type_end + 1));
+      bytes = dtype_size(type);
+      for (auto d : shape)
+        if (__builtin_mul_overflow(bytes, std::uint64_t{d}, &bytes))
+          throw_at(where, start, "more than 2^64 bytes of local memory");
+    } else {
+      const auto encoded = encode_at(DType::u64, std::string(value), where.at(start));
+      std::memcpy(&bytes, encoded.data(), sizeof bytes);
+    }
+    if (bytes == 0)
+      throw_at(where, start, "local memory of 0 bytes (local:BYTES or local:TYPE[N])");
+    spec.local_bytes = static_cast<std::size_t>(bytes);
+    return spec;
+  }
+
   if (after == '[') {
     if (word.empty())
       throw_at(where, pos, fmt::format("expected a type before '[' ({})", k_type_list));

@@ -7,6 +7,8 @@
 //                                              f32[20]:iota · u8[1<<20]:rand(seed=7) · f32[8]@1:0
 //   POINTER := '&' NAME ['+' OFFSET]          &x · &pool+4096: the address of a named buffer
 //   RECORD := '{' FIELD (',' FIELD)* '}'       {&x, i32:1024, f32:0.5}: a struct passed by value
+//   LOCAL  := 'local:' (BYTES | TYPE '[' N ']') local:4096 · local:f32[256]: an OpenCL __local
+//                                              pointer parameter's local memory
 //   FIELD  := TYPE ':' NUMBER | POINTER       each at its natural alignment, as C lays out a struct
 
 #include <algorithm>
@@ -38,7 +40,7 @@ struct RecordField {
 };
 
 struct ArgSpec {
-  enum class Kind { scalar, buffer, pointer, record };
+  enum class Kind { scalar, buffer, pointer, record, local };
   std::optional<std::string> name;
   Kind kind = Kind::scalar;
   /// Always set for buffers; for scalars only when written ("f32:2"), else it comes from the
@@ -59,6 +61,8 @@ struct ArgSpec {
   /// field's alignment, as a C struct's).
   std::vector<RecordField> fields;
   std::size_t record_size = 0;
+  /// local: the bytes of local memory the parameter gets.
+  std::size_t local_bytes = 0;
   /// The whole spec as given, for messages.
   std::string text;
 };

@@ -57,6 +57,21 @@ void check_buffer(const KernelParam& p, const ArgSpec& a, const std::string& nam
   }
 }
 
+// An OpenCL __local pointer takes a size of local memory and nothing else.
+void check_local(const KernelParam& p, const ArgSpec& a, const std::string& name) {
+  const bool given_local = a.kind == ArgSpec::Kind::local;
+  if (p.type.local_memory && !given_local)
+    throw usage_error(fmt::format("--arg {}: parameter '{}' takes a size of local memory, not {} "
+                                  "(e.g. {}=local:1024 or {}=local:f32[256])",
+                                  name, describe(p),
+                                  a.kind == ArgSpec::Kind::buffer ? "a buffer" : "a value",
+                                  p.name, p.name));
+  if (given_local && !p.type.local_memory)
+    throw usage_error(fmt::format("--arg {}: local memory (local:…) for parameter '{}'; only an "
+                                  "OpenCL __local pointer parameter takes it",
+                                  name, describe(p)));
+}
+
 // `&NAME+OFFSET` passes an address: to a pointer, or to a PTX .u64 that may be one.
 void check_pointer(const KernelParam& p, const std::string& name) {
   const ParamType& t = p.type;
@@ -168,7 +183,10 @@ std::vector<BoundArg> bind_args(const KernelSignature& kernel, const std::vector
     b.param = &p;
     b.spec = args[i];
     b.name = args[i].name.value_or(p.name);
-    if (args[i].kind == ArgSpec::Kind::buffer) {
+    check_local(p, args[i], b.name);
+    if (args[i].kind == ArgSpec::Kind::local) {
+      // checked: a size for a __local pointer
+    } else if (args[i].kind == ArgSpec::Kind::buffer) {
       check_buffer(p, args[i], b.name);
       b.is_input = p.type.is_pointer && p.type.is_const;
     } else if (args[i].kind == ArgSpec::Kind::pointer) {

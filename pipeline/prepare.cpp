@@ -74,11 +74,41 @@ void check_kernel_expression(const std::string& text) {
     fail("unbalanced brackets in the template arguments");
 }
 
+/// An OpenCL C kernel: named, or the file's only one; nullopt when the scan does not see the one
+/// named (declared through a macro): the compiled program's argument info then tells.
+std::optional<ResolvedKernel> resolve_opencl_kernel(const RunRequest& request,
+                                                    const KernelSource& source) {
+  const auto kernels = find_opencl_kernels(source.text);
+  ResolvedKernel resolved;
+  if (request.kernel) {
+    check_kernel_expression(*request.kernel);
+    if (request.kernel->find('<') != std::string::npos)
+      throw usage_error(fmt::format("--kernel {}: OpenCL C kernels are not templates",
+                                    *request.kernel));
+    if (!declares_kernel(kernels, *request.kernel))
+      return std::nullopt;
+    resolved.expression = *request.kernel;
+  } else if (kernels.size() == 1) {
+    resolved.expression = kernels.front().name;
+  } else {
+    std::vector<std::string> names;
+    for (const auto& k : kernels)
+      names.push_back(k.name);
+    throw usage_error(fmt::format(
+        "--kernel: {} has {} kernels ({}); name one", source.path.string(), kernels.size(),
+        names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+  }
+  resolved.signature = select_kernel(kernels, resolved.expression);
+  return resolved;
+}
+
 /// The kernel the request names, or nullopt when it names one the source scan does not see
 /// (declared through a macro, say): resolve_from_module() then looks in the compiled module.
 std::optional<ResolvedKernel> resolve_kernel(const RunRequest& request,
                                              const KernelSource& source) {
   const bool is_ptx = source.language == Language::ptx;
+  if (source.language == Language::opencl)
+    return resolve_opencl_kernel(request, source);
   // A mangled name (a capture's "_Z5saxpyifPKfPf") names the kernel of an edited source by what
   // it demangles to ("saxpy", "saxpy<float>").
   std::optional<std::string> wanted = request.kernel;
@@ -173,6 +203,22 @@ ResolvedKernel resolve_from_module(const RunRequest& request, const KernelSource
     compiled = compile_cached(context, source, options, backend, request.use_cache, timings);
   }
   const std::string& name = *request.kernel;
+  if (source.language == Language::opencl) {
+    // The program's own account of the kernel's parameters (macros expanded).
+    const auto module = context.load(compiled);
+    const auto names = module->kernel_names();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw usage_error(fmt::format("--kernel: no kernel '{}' in {} (kernels: {})", name,
+                                    source.path.string(),
+                                    names.empty() ? std::string("none")
+                                                  : fmt::format("{}", fmt::join(names, ", "))));
+    auto signature = opencl_signature(name, module->function(name).params());
+    if (!signature)
+      throw usage_error(fmt::format("--kernel {}: the scan of {} does not see it, and the OpenCL "
+                                    "platform does not tell its parameters",
+                                    name, source.path.string()));
+    return ResolvedKernel{name, std::move(*signature), false};
+  }
   if (compiled.binary_format == "ptx") {
     const std::string ptx(reinterpret_cast<const char*>(compiled.binary.data()),
                           compiled.binary.size());
@@ -327,6 +373,9 @@ void bind_buffers(PreparedRun& run, const std::vector<BoundArg>& bound,
     case ArgSpec::Kind::scalar:
       run.args.add_bytes(arg.scalar_bytes);
       break;
+    case ArgSpec::Kind::local:
+      run.args.add_local(arg.spec.local_bytes);
+      break;
     case ArgSpec::Kind::pointer:
     case ArgSpec::Kind::record:
       run.args.add_bytes(encode_with_addresses(arg.spec, [&](const PointerTo& p) {
@@ -428,7 +477,19 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   specs.reserve(request.args.size());
   for (const auto& text : request.args)
     specs.push_back(parse_arg_spec(text));
-  std::vector<BoundArg> bound = bind_args(kernel.signature, specs);
+  // OpenCL C: a type the scan cannot resolve (a macro's, REAL) is known once the program is
+  // built; the arguments are then bound to the compiled kernel's declarations, and an error of
+  // this first binding only stands when the platform cannot tell them.
+  const bool is_opencl = source.language == Language::opencl;
+  std::vector<BoundArg> bound;
+  std::optional<Error> early_bind_error;
+  try {
+    bound = bind_args(kernel.signature, specs);
+  } catch (const Error& e) {
+    if (!is_opencl)
+      throw;
+    early_bind_error = e;
+  }
   const auto memory = memory_specs(request);
   trace("arguments bound");
 
@@ -467,6 +528,16 @@ PreparedRun prepare_with(const RunRequest& request, const Target& target,
   outcome.timings.load_ms = ms_since(load_start);
   trace("module loaded");
 
+  // OpenCL: the compiled kernel's declarations (macros expanded) are the signature; the
+  // arguments are bound again to them (nothing is allocated yet).
+  if (is_opencl) {
+    if (auto compiled_signature = opencl_signature(kernel.signature.name, run.function->params())) {
+      kernel.signature = std::move(*compiled_signature);
+      bound = bind_args(kernel.signature, specs);
+    } else if (early_bind_error) {
+      throw *early_bind_error;
+    }
+  }
   check_layout(kernel.signature, run.function->params());
   check_record_sizes(bound, run.function->params());
   validate_launch(outcome.launch, props, outcome.attributes.static_shared_bytes);

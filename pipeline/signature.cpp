@@ -94,9 +94,18 @@ struct Analyzed {
   bool is_reference = false;
 };
 
+// OpenCL C's address-space and access qualifiers (both spellings).
+bool is_opencl_qualifier(const std::string& w) {
+  static constexpr std::string_view words[] = {
+      "__global",    "global",     "__constant",   "constant",   "__local",
+      "local",       "__private",  "private",      "__read_only", "read_only",
+      "__write_only", "write_only", "__read_write", "read_write", "__generic", "generic"};
+  return std::find(std::begin(words), std::end(words), w) != std::end(words);
+}
+
 // The type (and, when `detect_name`, the declared name) of one parameter's tokens, default
-// argument already removed.
-Analyzed analyze_param(std::vector<Token> toks, bool detect_name) {
+// argument already removed. `opencl`: the tokens are OpenCL C, with address-space qualifiers.
+Analyzed analyze_param(std::vector<Token> toks, bool detect_name, bool opencl = false) {
   Analyzed out;
   // Drop attributes and qualifiers that do not matter to the caller.
   std::vector<Token> kept;
@@ -111,6 +120,14 @@ Analyzed analyze_param(std::vector<Token> toks, bool detect_name) {
     }
     if (toks[i].kind == TokenKind::identifier && is_ignored_qualifier(toks[i].text))
       continue;
+    if (opencl && toks[i].kind == TokenKind::identifier && is_opencl_qualifier(toks[i].text)) {
+      const std::string& w = toks[i].text;
+      if (w == "__local" || w == "local")
+        out.type.local_memory = true;
+      if (w == "__constant" || w == "constant")
+        out.type.is_const = true;
+      continue;
+    }
     kept.push_back(toks[i]);
   }
   // An array parameter ("float x[]", "float x[16]") is a pointer.
@@ -171,6 +188,8 @@ Analyzed analyze_param(std::vector<Token> toks, bool detect_name) {
   ParamType& pt = out.type;
   pt.is_pointer = pointer_levels > 0;
   pt.c_type = (pt.is_const ? "const " : "") + join_tokens(base) + std::string(pointer_levels, '*');
+  if (pt.local_memory)
+    pt.c_type = "__local " + pt.c_type;
   if (pointer_levels > 1) {
     pt.scalar_size = 8; // the pointee is itself a pointer
   } else if (auto c = detail::resolve_c_type(words)) {
@@ -182,7 +201,7 @@ Analyzed analyze_param(std::vector<Token> toks, bool detect_name) {
 }
 
 std::vector<KernelParam> parse_params(const std::vector<Token>& t, std::size_t open,
-                                      std::size_t close, const std::string& kernel) {
+                                      std::size_t close, const std::string& kernel, bool opencl) {
   std::vector<KernelParam> params;
   auto parts = split_top_level(t, open + 1, close);
   if (parts.size() == 1 && parts[0].size() == 1 && is_ident(parts[0][0], "void"))
@@ -191,7 +210,7 @@ std::vector<KernelParam> parse_params(const std::vector<Token>& t, std::size_t o
     auto eq =
         std::find_if(part.begin(), part.end(), [](const Token& x) { return is_punct(x, "="); });
     part.erase(eq, part.end()); // default argument
-    Analyzed a = analyze_param(part, true);
+    Analyzed a = analyze_param(part, true, opencl);
     KernelParam p;
     p.name = a.name.empty() ? fmt::format("p{}", params.size()) : a.name;
     p.type = std::move(a.type);
@@ -252,7 +271,7 @@ struct Found {
 // Parses the declaration around the `__global__` at `g`; false when it is not a kernel
 // declaration gpurun can use (an explicit instantiation, malformed text).
 bool parse_kernel_at(const std::vector<Token>& t, std::size_t g, bool in_extern_c_block,
-                     Found& found) {
+                     Found& found, bool opencl = false) {
   KernelSignature& sig = found.sig;
   std::size_t start = g;
   while (start > 0 && !is_punct(t[start - 1], ";") && !is_punct(t[start - 1], "{") &&
@@ -293,7 +312,7 @@ bool parse_kernel_at(const std::vector<Token>& t, std::size_t g, bool in_extern_
   std::size_t close = skip_balanced(t, j) - 1;
   if (close >= t.size() || !is_punct(t[close], ")"))
     return false;
-  sig.params = parse_params(t, j, close, sig.name);
+  sig.params = parse_params(t, j, close, sig.name, opencl);
   for (std::size_t k = close + 1; k < t.size(); ++k) {
     if (is_punct(t[k], "{")) {
       found.is_definition = true;
@@ -368,6 +387,51 @@ std::vector<KernelSignature> find_kernels(std::string_view source) {
   for (auto& f : found)
     out.push_back(std::move(f.sig));
   return out;
+}
+
+std::vector<KernelSignature> find_opencl_kernels(std::string_view source) {
+  const std::vector<Token> t = detail::tokenize(source);
+  std::vector<Found> found;
+  int depth = 0; // kernels are defined at file scope; `kernel` inside a body is a name
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (is_punct(t[i], "{")) {
+      ++depth;
+    } else if (is_punct(t[i], "}")) {
+      depth = std::max(depth - 1, 0);
+    } else if (depth == 0 && (is_ident(t[i], "__kernel") || is_ident(t[i], "kernel"))) {
+      Found f;
+      if (!parse_kernel_at(t, i, false, f, true))
+        continue;
+      // OpenCL C kernels have C linkage: a declaration and its definition are one kernel.
+      auto same = std::find_if(found.begin(), found.end(),
+                               [&](const Found& x) { return x.sig.name == f.sig.name; });
+      if (same == found.end())
+        found.push_back(std::move(f));
+      else if (f.is_definition)
+        *same = std::move(f);
+    }
+  }
+  std::vector<KernelSignature> out;
+  for (auto& f : found) {
+    f.sig.extern_c = true;
+    out.push_back(std::move(f.sig));
+  }
+  return out;
+}
+
+std::optional<KernelSignature> opencl_signature(const std::string& name,
+                                                const std::vector<ParamLayout>& layout) {
+  KernelSignature sig;
+  sig.name = name;
+  sig.extern_c = true;
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    if (layout[i].declaration.empty())
+      return std::nullopt;
+    Analyzed a = analyze_param(detail::tokenize(layout[i].declaration), true, true);
+    sig.params.push_back(
+        KernelParam{a.name.empty() ? fmt::format("p{}", i) : a.name, std::move(a.type)});
+  }
+  return sig;
 }
 
 ParamType parse_param_type(std::string_view text) {
@@ -503,8 +567,8 @@ void check_layout(const KernelSignature& kernel, const std::vector<ParamLayout>&
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const KernelParam& p = kernel.params[i];
     std::size_t expected = p.type.is_pointer ? 8 : p.type.scalar_size;
-    if (expected == 0)
-      continue; // a struct or unresolved type: nothing to compare
+    if (expected == 0 || layout[i].size == 0)
+      continue; // a struct, an unresolved type or a layout the compiled kernel does not tell
     if (expected != layout[i].size) {
       throw usage_error(fmt::format("kernel {}: parameter {} '{}' is {} bytes in the source but {} "
                                     "bytes in the compiled kernel",

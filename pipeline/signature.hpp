@@ -29,6 +29,8 @@ struct ParamType {
   /// PTX only: a 64-bit .param can be a pointer or a 64-bit integer; it accepts a buffer of any
   /// element type or a 64-bit scalar.
   bool pointer_or_integer = false;
+  /// OpenCL C: a `__local` pointer. It takes a size of local memory (local:BYTES), not a buffer.
+  bool local_memory = false;
 };
 
 struct KernelParam {
@@ -56,6 +58,19 @@ struct KernelSignature {
 /// macro is not found here (prepare then looks for it among the compiled module's entries). Throws Error(usage) naming the kernel and parameter for a reference
 /// parameter (a host reference cannot be passed to a kernel).
 [[nodiscard]] std::vector<KernelSignature> find_kernels(std::string_view source);
+
+/// Every `__kernel` (or `kernel`) function of OpenCL C source, in source order, as find_kernels
+/// does for CUDA. Address-space qualifiers are read: `__constant` makes a pointer's data input
+/// (const), `__local` marks local memory (ParamType::local_memory); `__global`, `__private` and
+/// the image access qualifiers say nothing more to the caller. Macros are not expanded (the
+/// compiled kernel's argument info then tells the types: opencl_signature).
+[[nodiscard]] std::vector<KernelSignature> find_opencl_kernels(std::string_view source);
+
+/// The signature of OpenCL kernel `name` from the declarations of its compiled parameters
+/// (ParamLayout::declaration, as the OpenCL backend reads them from the kernel's argument info);
+/// nullopt when a declaration is missing.
+[[nodiscard]] std::optional<KernelSignature>
+opencl_signature(const std::string& name, const std::vector<ParamLayout>& layout);
 
 /// Every `.entry` in PTX text with its `.param` list (names as in the PTX, types from the
 /// .param type: .f32 → f32, .u32 → u32, a 64-bit integer → pointer_or_integer, `.ptr` → a pointer

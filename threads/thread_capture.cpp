@@ -35,8 +35,10 @@ Capture capture_threads(const Target& target, const ThreadLayout& layout,
                     max_captured_threads));
 
   RunRequest request;
-  request.source = "threads_capture.cu";
-  request.source_text = std::string(threads_capture_source());
+  const bool opencl = target.backend_name() == "opencl";
+  request.source = opencl ? "threads_capture.cl" : "threads_capture.cu";
+  request.source_text =
+      std::string(opencl ? threads_capture_opencl_source() : threads_capture_source());
   request.kernel = std::string(threads_capture_kernel);
   request.grid = layout.grid();
   request.block = layout.block();

@@ -38,6 +38,8 @@ inline constexpr std::string_view threads_capture_kernel = "threads_capture";
 
 /// The text of kernels/internal/threads_capture.cu as built into the binary.
 [[nodiscard]] std::string_view threads_capture_source();
+/// Its OpenCL C twin, kernels/internal/threads_capture.cl (the opencl backend's --run).
+[[nodiscard]] std::string_view threads_capture_opencl_source();
 
 /// What the capture kernel wrote: one record per thread in launch order (ThreadLayout::row).
 struct Capture {

@@ -22,7 +22,7 @@ CpuFunction::CpuFunction(const emu::Program& program, const ptx::Module& parsed,
   m_name = f.name;
   for (std::size_t i = 0; i < f.kernel_params.size(); ++i)
     m_params.push_back(
-        ParamLayout{f.kernel_params[i].offset, f.kernel_params[i].size, f.kernel_param_align[i]});
+        ParamLayout{f.kernel_params[i].offset, f.kernel_params[i].size, f.kernel_param_align[i], {}});
   m_attributes.registers = static_cast<int>(f.reg_end - f.reg_begin + f.pred_end - f.pred_begin);
   m_attributes.static_shared_bytes = program.static_shared_bytes;
   m_attributes.local_bytes = program.local_bytes_per_thread;

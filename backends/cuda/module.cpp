@@ -33,7 +33,7 @@ std::optional<std::vector<ParamLayout>> driver_params(const DriverApi& api, CUfu
       break; // past the last parameter
     if (r != CUDA_SUCCESS)
       return std::nullopt;
-    params.push_back(ParamLayout{offset, size, inferred_align(offset, size)});
+    params.push_back(ParamLayout{offset, size, inferred_align(offset, size), {}});
   }
   return params;
 }
@@ -147,12 +147,12 @@ Function& CudaModule::function(const std::string& name) {
       if (entry.name == name) {
         ptx_params.emplace();
         for (const auto& p : entry.params)
-          ptx_params->push_back(ParamLayout{p.offset, p.size, p.align});
+          ptx_params->push_back(ParamLayout{p.offset, p.size, p.align, {}});
       }
   if (auto in_cubin = m_cubin_params.find(name); !ptx_params && in_cubin != m_cubin_params.end()) {
     ptx_params.emplace();
     for (const auto& p : in_cubin->second)
-      ptx_params->push_back(ParamLayout{p.offset, p.size, inferred_align(p.offset, p.size)});
+      ptx_params->push_back(ParamLayout{p.offset, p.size, inferred_align(p.offset, p.size), {}});
   }
   auto fn = std::make_unique<CudaFunction>(m_state, f, name, std::move(ptx_params));
   auto& ref = *fn;

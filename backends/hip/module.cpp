@@ -24,7 +24,7 @@ std::vector<ParamLayout> explicit_params(const kit::AmdgpuKernel& kernel) {
   std::vector<ParamLayout> params;
   for (const auto& arg : kernel.args)
     if (!arg.hidden())
-      params.push_back(ParamLayout{arg.offset, arg.size, inferred_align(arg.offset, arg.size)});
+      params.push_back(ParamLayout{arg.offset, arg.size, inferred_align(arg.offset, arg.size), {}});
   return params;
 }
 

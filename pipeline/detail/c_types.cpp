@@ -34,7 +34,7 @@ constexpr Named k_named[] = {
     {"uint8_t", DType::u8, 1},        {"uint16_t", DType::u16, 2},
     {"uint32_t", DType::u32, 4},      {"uint64_t", DType::u64, 8},
     {"uint", DType::u32, 4},          {"ushort", DType::u16, 2},
-    {"ulong", DType::u64, 8},
+    {"ulong", DType::u64, 8},         {"uchar", DType::u8, 1},
 };
 
 const std::map<std::string, CType, std::less<>>& named_types() {
@@ -43,7 +43,8 @@ const std::map<std::string, CType, std::less<>>& named_types() {
     for (const auto& n : k_named)
       t[std::string(n.name)] = {n.element, n.element_size, 1};
     for (const auto& b : k_vector_bases) {
-      for (int w = 1; w <= 4; ++w) {
+      // 8 and 16 wide: OpenCL C's (float8, uchar16); CUDA's stop at 4.
+      for (int w : {1, 2, 3, 4, 8, 16}) {
         t[std::string(b.name) + std::to_string(w)] = {b.element, b.element_size * w, w};
       }
     }

@@ -343,5 +343,18 @@ TEST(ArgSpecRecord, ErrorsNameTheField) {
   EXPECT_NE(arg_error("{float:1}").find("unknown dtype 'float' (write f32"), std::string::npos);
 }
 
+
+TEST(ArgSpec, LocalMemoryInBytesOrAsTypedElements) {
+  const ArgSpec bytes = parse_arg_spec("tmp=local:4*1024");
+  EXPECT_EQ(bytes.kind, ArgSpec::Kind::local);
+  EXPECT_EQ(bytes.name, "tmp");
+  EXPECT_EQ(bytes.local_bytes, 4096u);
+  EXPECT_EQ(parse_arg_spec("local:f64[16,2]").local_bytes, 256u);
+  EXPECT_NE(arg_error("tmp=local:0").find("0 bytes"), std::string::npos);
+  EXPECT_NE(arg_error("tmp=local:f32[4]x").find("nothing after ']'"), std::string::npos);
+  EXPECT_NE(arg_error("tmp=local:q32[4]").find("q32"), std::string::npos);
+  EXPECT_NE(arg_error("tmp=local:-1").find("tmp=local:-1"), std::string::npos);
+}
+
 } // namespace
 } // namespace gpurun

@@ -204,5 +204,24 @@ TEST(Bind, ARecordMustHaveTheParameterSize) {
             "--arg scale: a record of 1 bytes for parameter 'float scale' (4 bytes)");
 }
 
+
+TEST(Bind, LocalMemoryGoesToOpenclLocalPointersOnly) {
+  const auto ks = find_opencl_kernels(
+      "__kernel void r(__global const float* in, __local float* partial, uint n) {}");
+  ASSERT_EQ(ks.size(), 1u);
+  auto bound = bind_args(ks[0], specs({"in=f32[8]:ones", "partial=local:f32[64]", "n=8"}));
+  EXPECT_EQ(bound[1].spec.kind, ArgSpec::Kind::local);
+  EXPECT_EQ(bound[1].spec.local_bytes, 256u);
+  EXPECT_TRUE(bound[0].is_input);
+  EXPECT_NE(bind_error(ks[0], {"in=f32[8]:ones", "partial=f32[64]", "n=8"})
+                .find("parameter '__local float* partial' takes a size of local memory"),
+            std::string::npos);
+  EXPECT_NE(bind_error(ks[0], {"in=local:64", "partial=local:64", "n=8"})
+                .find("only an OpenCL __local pointer parameter takes it"),
+            std::string::npos);
+  EXPECT_NE(bind_error(k_scalar_add, {"vector=local:80", "size=20", "scalar=1"}).find("local"),
+            std::string::npos);
+}
+
 } // namespace
 } // namespace gpurun

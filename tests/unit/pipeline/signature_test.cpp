@@ -496,5 +496,66 @@ TEST(Signature, PtxParameterListThatIsNotPtxIsACompileError) {
   }
 }
 
+
+TEST(OpenclSignature, AddressSpacesQualifiersAndBothKeywordSpellings) {
+  const auto kernels = find_opencl_kernels(R"(
+#define N 4
+float helper(__global const float* p) { return p[0]; }
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void first(__global const float* restrict in, global float* out, __constant int* table,
+           __local float4* tile, uint n, half h, ulong big) {
+  __local float kernel_local[N];
+  out[0] = helper(in) + table[0];
+}
+kernel void second(__global uchar* bytes) {}
+)");
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].name, "first");
+  EXPECT_TRUE(kernels[0].extern_c);
+  expect_params(kernels[0], {{"in", "const float*", true, true, DType::f32, 4},
+                             {"out", "float*", true, false, DType::f32, 4},
+                             {"table", "const int*", true, true, DType::i32, 4},
+                             {"tile", "__local float4*", true, false, DType::f32, 16, 4},
+                             {"n", "uint", false, false, DType::u32, 4},
+                             {"h", "half", false, false, DType::f16, 2},
+                             {"big", "ulong", false, false, DType::u64, 8}});
+  EXPECT_TRUE(kernels[0].params[3].type.local_memory);
+  EXPECT_FALSE(kernels[0].params[0].type.local_memory);
+  EXPECT_EQ(kernels[1].name, "second");
+  expect_params(kernels[1], {{"bytes", "uchar*", true, false, DType::u8, 1}});
+}
+
+TEST(OpenclSignature, CudaSourceHasNoOpenclKernelsAndTheCudaScanKeepsItsNames) {
+  // `global` and `local` are ordinary names in CUDA C++.
+  EXPECT_TRUE(find_opencl_kernels("__global__ void k(float* local, int global) {}").empty());
+  expect_params(only_kernel("__global__ void k(float* local, int global) {}"),
+                {{"local", "float*", true, false, DType::f32, 4},
+                 {"global", "int", false, false, DType::i32, 4}});
+}
+
+TEST(OpenclSignature, FromTheCompiledDeclarations) {
+  std::vector<ParamLayout> layout(3);
+  layout[0].declaration = "__global const float* in";
+  layout[1].declaration = "__local double* scratch";
+  layout[2].declaration = "int n";
+  const auto sig = opencl_signature("k", layout);
+  ASSERT_TRUE(sig.has_value());
+  expect_params(*sig, {{"in", "const float*", true, true, DType::f32, 4},
+                       {"scratch", "__local double*", true, false, DType::f64, 8},
+                       {"n", "int", false, false, DType::i32, 4}});
+  EXPECT_TRUE(sig->params[1].type.local_memory);
+  layout[2].declaration.clear(); // a platform that does not tell
+  EXPECT_FALSE(opencl_signature("k", layout).has_value());
+}
+
+TEST(Signature, LayoutOfUnknownSizeIsNotCompared) {
+  const auto k = only_kernel("__global__ void k(float* p, int n) {}");
+  std::vector<ParamLayout> layout(2);
+  layout[0].size = 8;
+  EXPECT_NO_THROW(check_layout(k, layout)); // n's size is not told
+  layout[1].size = 8;
+  EXPECT_THROW(check_layout(k, layout), Error);
+}
+
 } // namespace
 } // namespace gpurun
