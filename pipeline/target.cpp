@@ -39,7 +39,7 @@ Backend& named_backend(const BackendRegistry& registry, const TargetRequest& req
         throw unavailable_error(
             fmt::format("--backend {}: not built into this gpurun", request.backend));
     throw usage_error(
-        fmt::format("--backend '{}': unknown backend (auto, cuda, hip, cpu)", request.backend));
+        fmt::format("--backend '{}': unknown backend (auto, cuda, hip, opencl, cpu)", request.backend));
   }
   if (!compiles(*backend, request.language))
     throw usage_error(fmt::format("--backend {}: cannot run {} sources (it takes {})",
@@ -59,6 +59,13 @@ bool own_language(const Backend& backend, const std::optional<Language>& languag
   return language && !languages.empty() && languages.front() == *language;
 }
 
+// Without a language (`threads` without --run: a device lends its warp size and limits), a
+// backend of CUDA's thread model: one that runs CUDA, HIP or PTX, not an OpenCL platform.
+bool cuda_model(const Backend& backend) {
+  return compiles(backend, Language::cuda) || compiles(backend, Language::hip) ||
+         compiles(backend, Language::ptx);
+}
+
 Backend& automatic_backend(const BackendRegistry& registry, const TargetRequest& request) {
   for (const auto& backend : registry.all())
     if (backend->name() != "cpu" && own_language(*backend, request.language) &&
@@ -66,7 +73,7 @@ Backend& automatic_backend(const BackendRegistry& registry, const TargetRequest&
       return *backend;
   for (const auto& backend : registry.all())
     if (backend->name() != "cpu" && compiles(*backend, request.language) &&
-        backend->probe().available)
+        (request.language || cuda_model(*backend)) && backend->probe().available)
       return *backend;
   Backend* cpu = registry.find("cpu");
   if (cpu != nullptr && compiles(*cpu, request.language))

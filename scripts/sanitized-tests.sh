@@ -16,13 +16,15 @@ fi
 seconds=${1:-60}
 scripts/install-deps.sh
 cmake --preset debug
-# unit_hip exists where the HIP headers were found at configure time.
-hip=""
+# unit_hip exists where the HIP headers were found at configure time, unit_opencl where the OpenCL
+# ones were.
+backend_units=""
 targets=$(cmake --build --preset debug --target help)
-echo "$targets" | grep -q '\bunit_hip\b' && hip=unit_hip
+echo "$targets" | grep -q '\bunit_hip\b' && backend_units=unit_hip
+echo "$targets" | grep -q '\bunit_opencl\b' && backend_units="$backend_units unit_opencl"
 # Every fuzz target the build defines (tests/fuzz/CMakeLists.txt): each has a replay test in ctest.
 fuzz_targets=$(echo "$targets" | sed -n 's/^\.\.\. \([a-z0-9_]*_fuzz\)$/\1/p' | tr '\n' ' ')
-unit_targets="unit_base unit_pipeline unit_cpu unit_compilers unit_kit unit_capture unit_cuda $hip"
+unit_targets="unit_base unit_pipeline unit_cpu unit_compilers unit_kit unit_capture unit_cuda $backend_units"
 if [ $unit_only = 1 ]; then
   cmake --build --preset debug --target $unit_targets $fuzz_targets
   ctest --preset debug -L 'unit|fuzz'

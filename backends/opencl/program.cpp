@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <regex>
 #include <sstream>
 
@@ -57,10 +58,18 @@ Unpacked unpack(std::span<const std::byte> bytes) {
   return u;
 }
 
-// Shell-like quoting is not what clBuildProgram reads: it splits at spaces. A path with a space is
-// quoted, which Clang-based compilers (PoCL, NVIDIA's, AMD's) accept.
-std::string quoted(const std::string& word) {
-  return word.find(' ') == std::string::npos ? word : "\"" + word + "\"";
+// A folder for -I. clBuildProgram's options are split at spaces, and platforms differ in whether
+// quotes keep a word together (PoCL refuses any option with a space): a folder with a space is
+// given relative to the working directory where that has none, else in double quotes.
+std::string include_dir(const std::filesystem::path& dir) {
+  std::string text = dir.string();
+  if (text.find(' ') == std::string::npos)
+    return text;
+  std::error_code error;
+  const std::string relative = std::filesystem::relative(dir, error).string();
+  if (!error && !relative.empty() && relative.find(' ') == std::string::npos)
+    return relative;
+  return "\"" + text + "\"";
 }
 
 std::string opencl_std(const std::string& version) {
@@ -124,11 +133,11 @@ std::string build_options(const KernelSource& source, const CompileOptions& opti
                                   options.arch));
   std::vector<std::string> words{"-cl-kernel-arg-info"};
   if (!source.path.empty() && source.path.has_parent_path())
-    words.push_back("-I" + quoted(source.path.parent_path().string()));
+    words.push_back("-I" + include_dir(source.path.parent_path()));
   for (const auto& dir : options.include_dirs)
-    words.push_back("-I" + quoted(dir));
+    words.push_back("-I" + include_dir(dir));
   for (const auto& define : options.defines)
-    words.push_back("-D" + quoted(define));
+    words.push_back("-D" + define);
   if (!options.std_version.empty())
     words.push_back("-cl-std=" + opencl_std(options.std_version));
   for (const auto& extra : options.extra)

@@ -12,13 +12,16 @@ namespace {
 TEST(ShellIntegration, CompletionsKnowEveryCommandAndOption) {
   auto r = run_gpurun("completion bash");
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string backends = std::string("'auto cuda ") +
 #ifdef GPURUN_HAVE_HIP
-  const char* backends = "'auto cuda hip cpu'";
-#else
-  const char* backends = "'auto cuda cpu'";
+                               "hip " +
 #endif
+#ifdef GPURUN_HAVE_OPENCL
+                               "opencl " +
+#endif
+                               "cpu'";
   for (const char* word : {"complete -o filenames -F _gpurun gpurun", "devices", "bench", "--grid",
-                           "--printf-buffer", "--memcheck", backends})
+                           "--printf-buffer", "--memcheck", backends.c_str()})
     EXPECT_NE(r.out.find(word), std::string::npos) << word;
   // The script is valid bash, and completes a subcommand and an option value.
   const auto script = temp_dir() / "gpurun.bash";

@@ -1,6 +1,7 @@
 // The C kernel-signature parser (pipeline/signature, detail/c_lexer, detail/c_types): CUDA source
 // → every __global__ signature, then each kernel selected by name and instantiated with template
-// arguments as `--kernel 'name<float, 4>'` does.
+// arguments as `--kernel 'name<float, 4>'` does; the same text as OpenCL C (every __kernel, with
+// address-space qualifiers) and as a compiled kernel's parameter declarations.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,6 +30,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       } catch (const Error&) {
       }
     }
+  } catch (const Error&) {
+  }
+  try {
+    for (const KernelSignature& k : find_opencl_kernels(source))
+      for (const KernelParam& p : k.params)
+        (void)describe(p);
+  } catch (const Error&) {
+  }
+  try {
+    std::vector<ParamLayout> layout(1);
+    layout[0].declaration = std::string(source);
+    (void)opencl_signature("k", layout);
   } catch (const Error&) {
   }
   try {
