@@ -31,7 +31,7 @@ for b in json.load(sys.stdin)["backends"]:
         for i, d in enumerate(b.get("devices", [])):
             if "NVIDIA" in d["name"] or "NVIDIA" in d.get("vendor", ""):
                 print(i); break')
-row "NVIDIA OpenCL device" "${dev:+opencl:$dev}${dev:-none}"
+row "NVIDIA OpenCL device" "$([ -n "$dev" ] && echo "opencl:$dev" || echo none)"
 if [ -n "$dev" ]; then
   for spec in kernels/examples/opencl/*.json; do
     name=$(basename "$spec" .json)
@@ -68,6 +68,8 @@ def load(name):
 cu, cl = load("bench-cuda.json"), load("bench-opencl.json")
 def med(b):
     s = sorted(b["gpurun"]["samples_s"]); return 1e6 * s[len(s) // 2]
+cu = {n: b for n, b in cu.items() if "gpurun" in b}
+cl = {n: b for n, b in cl.items() if "gpurun" in b}
 print("| case | CUDA µs | NVIDIA OpenCL µs | OpenCL / CUDA |")
 print("|---|---:|---:|---:|")
 for n in cu:
@@ -75,6 +77,9 @@ for n in cu:
         print(f"| {n} | {med(cu[n]):.1f} | {med(cl[n]):.1f} | {med(cl[n]) / med(cu[n]):.2f} |")
 PY
 fi
+grep -h "error" "$OUT"/print_threads.log "$OUT"/polynomial.log 2>/dev/null | head -20
+# everything in one file (the tool returns few files)
+(cd "$OUT" && tar czf /tmp/gpurun-opencl-logs.tgz --exclude=vendors . && find . -mindepth 1 -maxdepth 1 ! -name '*.json' -exec rm -rf {} + ; mv /tmp/gpurun-opencl-logs.tgz logs.tgz)
 echo
 echo "==== gpurun OpenCL GPU checks ===="
 printf '%s\n' "${rows[@]}"

@@ -25,7 +25,8 @@ def bench(gpurun, suite, backend, out, extra, env):
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed (exit {done.returncode}):\n{done.stdout}{done.stderr}")
-    return {b["name"]: b for b in json.load(open(out))["benchmarks"]}
+    return {b["name"]: b for b in json.load(open(out))["benchmarks"]
+            if b.get("run_type", "iteration") == "iteration"}
 
 
 def median_ms(b):
