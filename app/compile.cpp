@@ -193,8 +193,12 @@ void run_compile(const CompileCommandOptions& o, CommandEnv& env) {
   auto context = target.device->create_context({});
 
   CompileOptions options = options_of(o);
-  if (options.arch.empty())
+  // OpenCL C is built for the device itself: no architecture to name.
+  if (options.arch.empty() && source.language != Language::opencl)
     options.arch = target.device->properties().arch;
+  if (o.ptx && source.language == Language::opencl)
+    throw usage_error("--ptx: an OpenCL platform builds its own binary from OpenCL C; gpurun "
+                      "compile -o FILE saves it");
   if (o.ptx)
     options.arch = arch::virtual_arch(options.arch);
   if (o.occupancy && o.ptx)

@@ -27,10 +27,13 @@ FileListing list_file(const std::filesystem::path& file) {
   FileListing listing;
   listing.file = file;
   const bool ptx = source.language == Language::ptx;
-  auto kernels = ptx ? find_module_kernels(source) : find_kernels(source.text);
+  const bool opencl = source.language == Language::opencl;
+  auto kernels = ptx      ? find_module_kernels(source)
+                 : opencl ? find_opencl_kernels(source.text)
+                          : find_kernels(source.text);
   for (auto& k : kernels)
     listing.kernels.push_back({std::move(k), {}});
-  if (ptx)
+  if (ptx || opencl) // an OpenCL C file has no host code to launch from
     return listing;
   for (const auto& l : compilers::scan::find_launches(source.text)) {
     for (auto& k : listing.kernels) {

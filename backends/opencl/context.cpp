@@ -277,6 +277,10 @@ void OpenclContext::enqueue(Function& fn, const LaunchConfig& config) {
   const cl_int status =
       m_state->api.enqueue_nd_range_kernel(m_state->queue, function.kernel(), dims, nullptr, global,
                                            local, 0, nullptr, m_state->recording ? &event : nullptr);
+  if (status != CL_SUCCESS) {
+    unguard_kernel();
+    m_state->printf_capture.reset(); // standard output is the report's again
+  }
   GPURUN_CL_CHECK_MSG("clEnqueueNDRangeKernel", status,
                       status == CL_INVALID_WORK_GROUP_SIZE || status == CL_INVALID_WORK_ITEM_SIZE
                           ? ExitCode::usage

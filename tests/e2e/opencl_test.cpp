@@ -200,5 +200,20 @@ TEST_F(OpenclE2E, ThreadsRunCapturesEveryWorkItemWhereTheArithmeticSaysIt) {
   }
 }
 
+TEST_F(OpenclE2E, CompileListAndResourcesKnowOpenclC) {
+  const fs::path out = temp_dir() / "k.bin";
+  auto r = run_gpurun("compile kernels/examples/reduce_sum.cl -o " + out.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(fs::file_size(out), 0u);
+  r = run_gpurun("compile kernels/examples/reduce_sum.cl --ptx");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = run_gpurun("compile kernels/examples/reduce_sum.cl --resources");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("reduce_sum"), std::string::npos) << r.out;
+  r = run_gpurun("list kernels/examples/reduce_sum.cl");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("__local float* partial"), std::string::npos) << r.out;
+}
+
 } // namespace
 } // namespace gpurun::test
