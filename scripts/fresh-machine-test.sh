@@ -114,6 +114,17 @@ if [ -z "${DEB:-}" ] && [ $status -eq 0 ]; then
   tail -n 8 "$log" | sed 's/^/  | /'
 fi
 
+# OpenCL C on PoCL, which the README's install step brings from Debian's packages.
+if [ -z "${DEB:-}" ] && [ $status -eq 0 ]; then
+  log="$WORK/opencl.log"
+  in_root "cd /root/gpurun && build/gpurun kernels/examples/opencl/reduce_sum.json &&
+    build/gpurun kernels/examples/opencl/print_threads.json -q | wc -l" >"$log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ] && grep -q "opencl:0" "$log"; then verdict=PASS; else verdict="FAIL (exit $rc)"; status=1; fi
+  results+=("$(printf 'opencl     %-14s (PoCL from Debian)          log: %s' "$verdict" "$log")")
+  tail -n 8 "$log" | sed 's/^/  | /'
+fi
+
 echo
 if [ -n "${DEB:-}" ]; then
   echo "fresh Debian 12 (bookworm minbase, no CUDA), $(basename "$DEB") installed and run:"
