@@ -268,6 +268,14 @@ void OpenclContext::enqueue(Function& fn, const LaunchConfig& config) {
   const std::size_t global[3] = {std::size_t{g.x} * b.x, std::size_t{g.y} * b.y,
                                  std::size_t{g.z} * b.z};
   const std::size_t local[3] = {b.x, b.y, b.z};
+  // PoCL's scheduler counts work-groups in 32 bits (an assertion, or SIGILL, past that).
+  constexpr std::uint64_t k_max_groups_in_process = (std::uint64_t{1} << 31) - 1;
+  const std::uint64_t groups = std::uint64_t{g.x} * g.y * g.z; // < 2^96: checked below
+  const bool overflows = g.x != 0 && g.y != 0 && groups / g.x / g.y != g.z;
+  if (m_runs_in_process && (groups > k_max_groups_in_process || overflows))
+    throw usage_error(fmt::format("--grid {}×{}×{}: {} work-groups; an OpenCL platform on the CPU "
+                                  "runs at most {} in one launch",
+                                  g.x, g.y, g.z, groups, k_max_groups_in_process));
   if (m_state->device_output && !m_state->printf_capture)
     m_state->printf_capture.emplace(1);
   if (m_runs_in_process)

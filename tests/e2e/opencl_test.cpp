@@ -162,6 +162,17 @@ TEST_F(OpenclE2E, AFaultExitsFourNamingTheKernel) {
   EXPECT_NE(r.err.find("kernel 'fault'"), std::string::npos) << r.err;
 }
 
+TEST_F(OpenclE2E, AGridBeyondWhatPoclCountsIsAUsageError) {
+  // PoCL counts work-groups in 32 bits; past that it aborts inside its scheduler.
+  const auto r = run_gpurun("tests/data/opencl/fault.cl --grid 65536,65536 --block 1 "
+                            "--arg x=f32[8] --timeout 5");
+  if (r.out.find("Portable Computing Language") == std::string::npos &&
+      r.err.find("work-groups") == std::string::npos)
+    GTEST_SKIP() << "opencl:0 is not PoCL";
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("4294967296 work-groups"), std::string::npos) << r.err;
+}
+
 TEST_F(OpenclE2E, AHangEndsAtTheTimeout) {
   const auto r = run_gpurun("tests/data/opencl/hang.cl --grid 1 --block 1 --arg flag=i32[1]:0 "
                             "--timeout 1");
