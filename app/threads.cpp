@@ -126,10 +126,13 @@ void run_threads(const CLI::App& cmd, const ThreadsOptions& o, CommandEnv& env) 
   const Capture capture = capture_threads(*target.selected, layout, given.timeout_s);
   const CapturedTable table(capture, order);
   report.table = &table;
+  // OpenCL C has no SM id (the OpenCL capture kernel writes 0): no placement to tell.
+  const bool knows_sms = target.selected->backend_name() != "opencl";
   report.capture =
       CaptureReport{target.selected->backend_name(), o.order,
                     table.timestamp_unit(),          check_capture(capture),
-                    placement_of(capture),           target.device()->properties().multiprocessors};
+                    knows_sms ? placement_of(capture) : Placement{},
+                    target.device()->properties().multiprocessors};
   env.exit_code = report.capture->check.ok() ? 0 : static_cast<int>(ExitCode::check_failed);
   printer->print_threads(report);
 }

@@ -39,6 +39,9 @@ Capture capture_threads(const Target& target, const ThreadLayout& layout,
   request.source = opencl ? "threads_capture.cl" : "threads_capture.cu";
   request.source_text =
       std::string(opencl ? threads_capture_opencl_source() : threads_capture_source());
+  if (opencl) // lanes where the device has no sub-groups
+    request.compile.defines.push_back(
+        fmt::format("GPURUN_WARP_SIZE={}", std::max(target.device->properties().warp_size, 1)));
   request.kernel = std::string(threads_capture_kernel);
   request.grid = layout.grid();
   request.block = layout.block();

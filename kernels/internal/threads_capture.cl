@@ -1,7 +1,8 @@
 // The capture kernel of `gpurun threads --run` on the OpenCL backend: threads_capture.cu's record
 // in OpenCL C. A work-item's group and local ids are CUDA's blockIdx and threadIdx; the warp and
-// lane are the sub-group's where the device has them (cl_khr_subgroups), else 0; OpenCL C has no
-// SM id and no clock, so smid, globaltimer and clock are 0. The arrival counter orders the
+// lane are the sub-group's where the device has them (cl_khr_subgroups), else the position in the
+// work-group divided by the device's warp size (GPURUN_WARP_SIZE, defined by gpurun): arithmetic,
+// not the hardware's word. OpenCL C has no SM id and no clock: smid, globaltimer and clock are 0. The arrival counter orders the
 // work-items as they really ran. The build embeds this file in the binary.
 
 typedef struct {
@@ -33,8 +34,8 @@ __kernel void threads_capture(__global uchar* record_bytes, __global volatile ui
   r->warpid = get_sub_group_id();
   r->laneid = get_sub_group_local_id();
 #else
-  r->warpid = 0;
-  r->laneid = 0;
+  r->warpid = linear / GPURUN_WARP_SIZE;
+  r->laneid = linear % GPURUN_WARP_SIZE;
 #endif
   r->smid = 0;
   r->arrival = arrival;
