@@ -74,6 +74,19 @@ void check_kernel_expression(const std::string& text) {
     fail("unbalanced brackets in the template arguments");
 }
 
+/// The name of the file's one kernel; Error(usage) listing them when it has none or several.
+std::string the_only_kernel(const std::vector<KernelSignature>& kernels,
+                            const KernelSource& source) {
+  if (kernels.size() == 1)
+    return kernels.front().name;
+  std::vector<std::string> names;
+  for (const auto& k : kernels)
+    names.push_back(k.name);
+  throw usage_error(fmt::format(
+      "--kernel: {} has {} kernels ({}); name one", source.path.string(), kernels.size(),
+      names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+}
+
 /// An OpenCL C kernel: named, or the file's only one; nullopt when the scan does not see the one
 /// named (declared through a macro): the compiled program's argument info then tells.
 std::optional<ResolvedKernel> resolve_opencl_kernel(const RunRequest& request,
@@ -88,15 +101,8 @@ std::optional<ResolvedKernel> resolve_opencl_kernel(const RunRequest& request,
     if (!declares_kernel(kernels, *request.kernel))
       return std::nullopt;
     resolved.expression = *request.kernel;
-  } else if (kernels.size() == 1) {
-    resolved.expression = kernels.front().name;
   } else {
-    std::vector<std::string> names;
-    for (const auto& k : kernels)
-      names.push_back(k.name);
-    throw usage_error(fmt::format(
-        "--kernel: {} has {} kernels ({}); name one", source.path.string(), kernels.size(),
-        names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+    resolved.expression = the_only_kernel(kernels, source);
   }
   resolved.signature = select_kernel(kernels, resolved.expression);
   return resolved;
@@ -130,15 +136,8 @@ std::optional<ResolvedKernel> resolve_kernel(const RunRequest& request,
     if (!is_ptx && !declares_kernel(kernels, resolved.expression) &&
         resolved.expression.find('<') == std::string::npos)
       return std::nullopt;
-  } else if (kernels.size() == 1) {
-    resolved.expression = kernels.front().name;
   } else {
-    std::vector<std::string> names;
-    for (const auto& k : kernels)
-      names.push_back(k.name);
-    throw usage_error(fmt::format(
-        "--kernel: {} has {} kernels ({}); name one", source.path.string(), kernels.size(),
-        names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+    resolved.expression = the_only_kernel(kernels, source);
   }
   const KernelSignature& found = select_kernel(kernels, resolved.expression);
   if (found.is_template && resolved.expression.find('<') == std::string::npos)

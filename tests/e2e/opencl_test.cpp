@@ -19,15 +19,6 @@ namespace fs = std::filesystem;
 const char* const examples[] = {"scalar_add", "vector_add", "saxpy", "reduce_sum", "polynomial",
                                 "print_threads"};
 
-std::vector<std::string> sorted_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
-  std::sort(lines.begin(), lines.end());
-  return lines;
-}
-
 class OpenclE2E : public ::testing::Test {
 protected:
   void SetUp() override {

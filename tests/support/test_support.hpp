@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace gpurun::test {
 
@@ -27,6 +28,9 @@ struct RunResult {
 [[nodiscard]] RunResult run_gpurun(const std::string& args, const std::filesystem::path& cwd = {});
 /// The message of the usage Error `f` throws; a test failure when it throws none or another code.
 [[nodiscard]] std::string usage_message(const std::function<void()>& f);
+
+/// The lines of `text`, sorted (device printf of many threads comes in any order).
+[[nodiscard]] std::vector<std::string> sorted_lines(const std::string& text);
 
 /// Runs any shell command.
 [[nodiscard]] RunResult run_shell(const std::string& command,
